@@ -44,6 +44,8 @@ export interface RowOutcome {
   earlier?: boolean;
   /** Unknown, first sent more than 24 hours ago or dated in the future (payouts/entry-age.ts): not resent, held for a person (history reconcile). */
   held?: boolean;
+  /** Unknown, journaled under this profile, not this run's (sender-profile.ts heldSender): not resent with this run's key. */
+  sender?: string | undefined;
   /**
    * What a rejected row paid (whom, how much): how a person is told which row it is. Kept for
    * rejected rows only: a 10,000-row batch holding every row's request in its outcomes peaked
@@ -82,6 +84,7 @@ export function rowOutcome(
     fee: f.fee,
     earlier: undefined,
     held: f.held,
+    sender: undefined,
     request: outcome === 'rejected' ? it.request : undefined,
   };
 }
@@ -141,6 +144,13 @@ export class RunBook {
   earlier(i: number, it: BatchItem, prior: Extract<Outcome, { kind: 'accepted' }>): void {
     const out = rowOutcome(it, 'accepted', { transactionId: prior.transactionId, fee: prior.fee });
     out.earlier = true;
+    this.settle(i, out);
+  }
+
+  /** A row journaled under another profile (`sender`): not sent with this run's key, left unknown as it was; `message` says with what to resume it. */
+  otherSender(i: number, it: BatchItem, sender: string, message: string): void {
+    const out = rowOutcome(it, 'unknown', { message });
+    out.sender = sender;
     this.settle(i, out);
   }
 

@@ -54,6 +54,12 @@ export interface RunBatchOptions {
   batch?: JournaledRun;
   /** The profile of the run, journaled with each row. */
   profile?: string;
+  /**
+   * A row's entry journaled under another profile (an earlier run's, resumed with this one:
+   * sender-profile.ts heldSender): that profile, and what the row's report says; such a row is not
+   * sent with this run's key (another account's, perhaps), and left unknown as it was.
+   */
+  otherSender?: (entry: JournalEntry) => { profile: string; message: string } | undefined;
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
   /**
    * When this run began, by the ledger's clock (Ledger.now: the one entries are dated by): a row
@@ -110,6 +116,12 @@ export async function runBatch(
       if (o.stop.aborted) {
         feed.giveBack(cur);
         break;
+      }
+      // One place a row's journaled entry is sent from: another profile's is left to that profile (probe 55-R findings 2, 3).
+      const other = o.otherSender?.(entry);
+      if (other) {
+        book.otherSender(i, it, other.profile, other.message);
+        continue;
       }
       book.sending();
       const journaledNow = o.since !== undefined && entry.outcome === undefined && Date.parse(entry.createdAt) >= o.since.getTime();

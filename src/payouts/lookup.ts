@@ -25,7 +25,7 @@ import { text, utcTime } from '../output/text.js';
 import { type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import { askedOf } from './candidate-fields.js';
 import { comparedAccount } from './identity.js';
-import { senderInvocation, type Profiles } from './sender-profile.js';
+import { goneAdvice, heldSender, senderInvocation, type Profiles } from './sender-profile.js';
 
 export { isUnresolved } from './unresolved.js';
 
@@ -144,6 +144,7 @@ export function notLookedUpError(
 ): NotAskedError | OutcomeUnknownError | StillPendingError {
   // Its commands carry the profile that sent it, when another: its key, its account (sender-profile.ts).
   const inv = senderInvocation(entry, runInv, config);
+  const sender = heldSender(entry, runInv, config);
   const id = text(entry.payoutId);
   const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and ${ledger.called} has none for it`;
   const o = entry.outcome;
@@ -164,7 +165,7 @@ export function notLookedUpError(
     {
       payoutId: entry.payoutId,
       causeCode: OUTCOME_UNKNOWN,
-      hint: `Find out what became of it with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
+      hint: `Find out what became of it with: ${sender ? goneAdvice(entry.baseUrl, sender) : ''}${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
     },
   );
 }

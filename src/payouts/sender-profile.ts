@@ -7,13 +7,17 @@
  * records, so "no payout was made" would be read from the wrong account, and the payout retyped
  * and paid twice. The journal keeps the profile's name, never its key: a profile logged in again
  * with another key is taken for the same account (logging a profile in says which account it is).
- * An entry whose sender cannot be told (journaled without a profile, by an older payctl; or by a
- * run whose key came from PAYCTL_API_KEY, `keyFrom`; or its profile has another base URL now, or
- * is gone), or a run whose own key comes from PAYCTL_API_KEY, is not acted on by a run over every
- * unknown payout; a run naming it (`--payout-id`) acts on it with the run's profile and key, and a
- * refusal then is never taken for "not made" (that key's account may be another: resend-refused.ts).
+ * An entry journaled under a profile that is gone now, or has another base URL (probe 55-R finding
+ * 5), is no more this run's than another profile's: its commands name that profile, after the
+ * login that brings it back (goneAdvice), never the run's. An entry whose sender cannot be told
+ * (journaled without a profile, by an older payctl; or by a run whose key came from
+ * PAYCTL_API_KEY, `keyFrom`), or a run whose own key comes from PAYCTL_API_KEY, is not acted on by
+ * a run over every unknown payout; a run naming it (`--payout-id`) acts on it with the run's
+ * profile and key, and a refusal then is never taken for "not made" (that key's account may be
+ * another: resend-refused.ts). A batch or plan resumed with another profile leaves its rows
+ * journaled under another (heldSender, probe 55-R findings 2 and 3).
  */
-import type { Invocation } from '../config/command-line.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
 import { trimKey } from '../config/api-key.js';
 import { isProfileName } from '../config/known-profiles.js';
 import type { ConfigStore } from '../config/store.js';
@@ -24,7 +28,10 @@ import { journalBase, type JournalEntry } from './journal.js';
 export type Profiles = Pick<ConfigStore, 'profileNames' | 'getProfile'>;
 
 /** Who sent `entry`, against the run's profile: the run's own, another profile (named), or not recorded. */
-export type Sender = { kind: 'own' } | { kind: 'other'; profile: string } | { kind: 'unrecorded' };
+export type Sender = { kind: 'own' } | { kind: 'other'; profile: string } | { kind: 'gone'; profile: string } | { kind: 'unrecorded' };
+
+/** A sender this run is known not to be: another profile, there or gone. */
+export type OtherSender = Extract<Sender, { profile: string }>;
 
 /** The profile of the run whose printed commands carry `inv` (invocationOf leaves out `default` when it was not chosen). */
 export function runProfile(inv: Invocation): string {
@@ -47,12 +54,16 @@ export function keyFromOf(env: NodeJS.ProcessEnv): 'env' | undefined {
 export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles, runKey?: 'env'): Sender {
   if (entry.profile === undefined || entry.keyFrom === 'env') return { kind: 'unrecorded' };
   if (entry.profile === runProfile(inv)) return runKey === 'env' ? { kind: 'unrecorded' } : { kind: 'own' };
+  if (!isProfileName(entry.profile)) return { kind: 'unrecorded' };
   // Only a profile that still has the entry's base URL can resolve it: else whose key sent it is not known.
-  const url =
-    isProfileName(entry.profile) && config.profileNames().includes(entry.profile)
-      ? config.getProfile(entry.profile, { readSecrets: false, mayBeNew: true })?.baseUrl
-      : undefined;
-  return url !== undefined && journalBase(url) === journalBase(entry.baseUrl) ? { kind: 'other', profile: entry.profile } : { kind: 'unrecorded' };
+  const url = config.profileNames().includes(entry.profile) ? config.getProfile(entry.profile, { readSecrets: false, mayBeNew: true })?.baseUrl : undefined;
+  return url !== undefined && journalBase(url) === journalBase(entry.baseUrl) ? { kind: 'other', profile: entry.profile } : { kind: 'gone', profile: entry.profile };
+}
+
+/** Another profile sent `entry` (there, or gone): it is not resent, looked for or recorded with this run's key. */
+export function heldSender(entry: JournalEntry, inv: Invocation, config: Profiles): OtherSender | undefined {
+  const s = senderOf(entry, inv, config);
+  return s.kind === 'other' || s.kind === 'gone' ? s : undefined;
 }
 
 /**
@@ -60,11 +71,23 @@ export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles,
  * when that is another one (its key, its account), so that pasted as printed it resolves the payout.
  */
 export function senderInvocation(entry: JournalEntry, inv: Invocation, config: Profiles): Invocation {
-  const s = senderOf(entry, inv, config);
-  return s.kind === 'other' ? { ...inv, profile: s.profile } : inv;
+  const s = heldSender(entry, inv, config);
+  return s ? { ...inv, profile: s.profile } : inv;
+}
+
+/**
+ * Before a command with the profile `s` that sent a payout of `baseUrl`, when that profile is gone
+ * (or has another base URL now): how to bring it back, ending in ": " for the command; else "".
+ * Never the run's profile: its key may be another account's.
+ */
+export function goneAdvice(baseUrl: string, s: OtherSender): string {
+  if (s.kind !== 'gone') return '';
+  const login = commandLine({ profile: s.profile, baseUrl }, ['login']);
+  return `profile ${text(s.profile)}, which sent it, is gone from the config or now has another base URL; log it in again with the API key it had: ${login}; then, with it: `;
 }
 
 /** "payout P was sent with profile A, not with this run's profile (B)": why it is not acted on here. */
-export function otherSenderClause(entry: JournalEntry, sender: { profile: string }, inv: Invocation): string {
-  return `payout ${text(entry.payoutId)} was sent with profile ${text(sender.profile)}, not with this run's profile (${text(runProfile(inv))}), whose API key may be another account's`;
+export function otherSenderClause(entry: JournalEntry, sender: OtherSender, inv: Invocation): string {
+  const gone = sender.kind === 'gone' ? ' (now gone from the config, or at another base URL)' : '';
+  return `payout ${text(entry.payoutId)} was sent with profile ${text(sender.profile)}${gone}, not with this run's profile (${text(runProfile(inv))}), whose API key may be another account's`;
 }

@@ -22,8 +22,8 @@ import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
-import { otherSenderClause, senderOf, type Profiles } from '../../payouts/sender-profile.js';
-import { senderCommand } from './reconcile-sender.js';
+import { heldSender, otherSenderClause, type Profiles } from '../../payouts/sender-profile.js';
+import { senderAdvice } from './reconcile-sender.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
@@ -157,11 +157,11 @@ function unknownEntry(
   const history = `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`;
   if (!entry) return { problem: `${journal.called} has no payout ${text(payoutId)} for ${text(baseUrl)}`, hint: history };
   // Another profile's payout: its transaction is looked up and recorded only with that profile (reconcile-sender.ts).
-  const sender = senderOf(entry, inv, config);
-  if (isUnresolved(entry) && sender.kind === 'other')
+  const sender = heldSender(entry, inv, config);
+  if (isUnresolved(entry) && sender)
     return {
       problem: `${otherSenderClause(entry, sender, inv)}: it is looked up and recorded only with the profile that sent it`,
-      hint: `Record it with the profile that sent it: ${senderCommand(entry, inv, config, more)}`,
+      hint: `Record it with the profile that sent it: ${senderAdvice(entry, inv, config, more)}`,
     };
   if (isUnresolved(entry)) return entry;
   const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;

@@ -31,6 +31,8 @@ export interface ReconcileResult {
   action: 'resent' | 'held' | 'made-by' | 'batch' | 'busy' | 'other-profile';
   /** The profile that sent it (action other-profile; absent when the journal has none). */
   sender?: string;
+  /** The login that brings the profile that sent it back, when it is gone (action other-profile). */
+  login?: string;
   /** The command that resolves it with the profile that sent it (action other-profile). */
   command?: string;
   resume?: string;
@@ -113,7 +115,7 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
             : r.resume
               ? { resume: r.resume }
               : r.command
-                ? { reconcile: r.command }
+                ? { ...(r.login ? { login: r.login } : {}), reconcile: r.command }
                 : null,
         ...(r.action === 'other-profile' ? { sent_with_profile: r.sender ?? null } : {}),
       };

@@ -3,16 +3,18 @@
  * (payouts/sender-profile.ts, probe 54-H finding 1): one sent with another profile is refused
  * when named (`--payout-id`, `--resend`, `--made-by`: exit 2, nothing sent or recorded), and left
  * unknown by a run over every payout, each with the command that resolves it with that profile.
- * One whose sender cannot be told (no profile journaled, a key from PAYCTL_API_KEY journaled or
- * this run's, or that profile now elsewhere or gone) is left unknown by a run over every payout,
- * with its `--payout-id` command: named, it is acted on with the run's profile, and a refusal of
- * its resend is left unknown (senderConfirmed: that key's account may not be the sender's).
+ * One sent with a profile now gone (or at another base URL) is another profile's too: its commands
+ * name that profile, after the login that brings it back (probe 55-R finding 5). One whose sender
+ * cannot be told (no profile journaled, a key from PAYCTL_API_KEY journaled or this run's) is left
+ * unknown by a run over every payout, with its `--payout-id` command: named, it is acted on with
+ * the run's profile, and a refusal of its resend is left unknown (senderConfirmed: that key's
+ * account may not be the sender's).
  */
 import { UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import type { JournalEntry } from '../../payouts/journal.js';
-import { keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
+import { goneAdvice, heldSender, keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
 import { capitalized } from '../../words.js';
 import type { ReconcileResult } from './reconcile-output.js';
 
@@ -21,14 +23,20 @@ export function senderCommand(entry: JournalEntry, inv: Invocation, config: Prof
   return commandLine(senderInvocation(entry, inv, config), ['history', 'reconcile'], ['--payout-id', entry.payoutId, ...more]);
 }
 
+/** The same, after the login that brings the profile that sent it back when it is gone (sender-profile.ts goneAdvice). */
+export function senderAdvice(entry: JournalEntry, inv: Invocation, config: Profiles, more: string[] = []): string {
+  const s = heldSender(entry, inv, config);
+  return `${s ? goneAdvice(entry.baseUrl, s) : ''}${senderCommand(entry, inv, config, more)}`;
+}
+
 /** `entry` named by --payout-id (`more`: the run's --resend or --made-by, repeated in the command printed): refused when another profile sent it. */
 export function refuseOtherSender(entry: JournalEntry, inv: Invocation, config: Profiles, more: string[], nothing: string): void {
-  const s = senderOf(entry, inv, config);
-  if (s.kind !== 'other') return;
+  const s = heldSender(entry, inv, config);
+  if (!s) return;
   throw new UsageError(
     `${capitalized(otherSenderClause(entry, s, inv))}: it is resent, looked for and recorded only with the profile that sent it. ${nothing}`,
     [],
-    `Reconcile it with the profile that sent it: ${senderCommand(entry, inv, config, more)}`,
+    `Reconcile it with the profile that sent it: ${senderAdvice(entry, inv, config, more)}`,
   );
 }
 
@@ -45,7 +53,8 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
     payoutId: entry.payoutId,
     action: 'other-profile',
     outcome: 'unknown',
-    ...(s.kind === 'other' ? { sender: s.profile } : {}),
+    ...(s.kind === 'other' || s.kind === 'gone' ? { sender: s.profile } : {}),
+    ...(s.kind === 'gone' ? { login: commandLine({ profile: s.profile, baseUrl: entry.baseUrl }, ['login']) } : {}),
     command: senderCommand(entry, inv, config),
   };
 }
@@ -54,6 +63,8 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
 export function otherSenderLine(r: ReconcileResult): string {
   const id = text(r.payoutId);
   if (r.sender === undefined)
-    return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or with a key from PAYCTL_API_KEY, or that profile now has another base URL or is gone; or this run's key is from PAYCTL_API_KEY), so no profile or key is taken to have sent it; if this run's did: ${r.command}\n`;
+    return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or with a key from PAYCTL_API_KEY; or this run's key is from PAYCTL_API_KEY), so no profile or key is taken to have sent it; if this run's did: ${r.command}\n`;
+  if (r.login !== undefined)
+    return `unknown   ${id}  not resent: sent with profile ${text(r.sender)}, now gone from the config (or at another base URL); log it in again with the API key it had: ${r.login}; then, with it: ${r.command}\n`;
   return `unknown   ${id}  not resent: sent with profile ${text(r.sender)}, whose key this run does not hold (another profile's key may be another account's); with that profile: ${r.command}\n`;
 }

@@ -21,6 +21,8 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { notLoggedInWhy, runBaseUrl } from '../payout/get-unlogged.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { capitalized } from '../../words.js';
+import { isProfileName } from '../../config/known-profiles.js';
+import { senderOf } from '../../payouts/sender-profile.js';
 
 /**
  * What `history reconcile [--payout-id ID]` says when the run's client could not be made (`err`):
@@ -56,11 +58,15 @@ export async function unloggedReconcileError(err: AuthError, payoutId: string | 
     const sentWith = sender !== undefined ? ` (sent with profile ${text(sender)})` : ' (journaled without the profile that sent it)';
     said.push(`${n === 1 ? `1 payout (${text(g.ids[0]!)})` : `${n} payouts`} for ${text(maskBaseUrl(g.first.baseUrl))}${sentWith}`);
     const found = profileFor(g.first, config);
-    // No profile has its base URL now: a profile of its own logged in first, the reconcile after it carrying that one.
-    const profile = found ?? freeProfileName(g.first.baseUrl, config);
-    if (found === undefined)
+    // The profile that sent it, when journaled, and no other (another's key may be another account's, probe 55-R finding 5).
+    const profile = sender !== undefined && isProfileName(sender) ? sender : (found ?? freeProfileName(g.first.baseUrl, config));
+    const login = commandLine({ profile, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) }, ['login'], ['--base-url', g.first.baseUrl]);
+    const gone = profile === sender && senderOf(g.first, inv, config).kind === 'gone';
+    if (gone || (profile !== sender && found === undefined))
       hint.push(
-        `No profile of this config folder has ${text(maskBaseUrl(g.first.baseUrl))} now: first log in a profile of its own to it: ${commandLine({ profile, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) }, ['login'], ['--base-url', g.first.baseUrl])}`,
+        gone
+          ? `Profile ${text(sender)}, which sent it, is gone from the config or now has another base URL: log it in again with the API key it had: ${login}`
+          : `No profile of this config folder has ${text(maskBaseUrl(g.first.baseUrl))} now: first log in a profile of its own to it: ${login}`,
       );
     const to = invocationFor(g.first, profile, inv);
     // A run over every payout leaves one whose sender cannot be told (no profile journaled, or it has another base URL now) alone: each is named.

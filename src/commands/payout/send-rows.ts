@@ -22,6 +22,7 @@ import { commandLine, fileOperand, invocationOf } from '../../config/command-lin
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { PaidMeanwhile, type Contest } from '../../payouts/paid-meanwhile.js';
+import { OtherSenderRows } from './other-sender-rows.js';
 
 export interface SendRowsOptions {
   items: BatchItem[] | AsyncIterable<BatchItem>;
@@ -66,6 +67,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   let inFlight = 0;
   // The first Ctrl-C (or SIGTERM) is said at once: the requests it waits for, and how to stop at once.
   const onStop = () => inFlight && progress.say(stopNotice(inFlight, deps.globals.timeoutMs));
+  const others = new OtherSenderRows(deps); // rows journaled under another profile: not sent with this one's key
   deps.signal.addEventListener('abort', onStop, { once: true });
   try {
     ({ outcomes, stopped, keyRefused } = await runBatch(o.items, {
@@ -79,6 +81,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       contest: o.contest,
       batch: o.batch,
       profile: deps.globals.profile,
+      otherSender: others.check,
       onProgress: (s) => {
         inFlight = s.inFlight;
         progress.update(s);
@@ -109,6 +112,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
   deps.log.block(renderBatchResult(summary, outcomes, outcomes.filter(isAlreadyMade).length, deps.io.stderrColumns));
+  others.warn(outcomes);
   if (reportFault) {
     deps.log.warn(
       `The report could not be written to ${o.reportPath}: ${reportFault}. Every row's outcome is in the journal: once that folder can be written (or with another --report), the same command writes the report again (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
@@ -188,9 +192,9 @@ function exitOf(
   const declined = outcomes.filter(failedAtOnce);
   if (declined.length) deps.log.warn(failedAtOnceAdvice(declined, o.reportPath, deps));
   if (summary.unknown) {
-    // Held: unknown, first sent more than 24 hours ago or dated in the future (payouts/entry-age.ts). Running the batch again would hold them again.
+    // Held: unknown, first sent more than 24 hours ago or dated in the future (payouts/entry-age.ts). Running the batch again would hold them again; rows of another profile are said apart (other-sender-rows.ts).
     const held = outcomes.filter((r) => r.outcome === 'unknown' && r.held).length;
-    const fresh = summary.unknown - held;
+    const fresh = summary.unknown - held - outcomes.filter((r) => r.sender !== undefined).length;
     if (fresh || fault?.notSent) deps.log.warn(unknownAdvice(fresh, fault, o.rerun));
     if (held)
       deps.log.warn(
@@ -217,12 +221,11 @@ function exitOf(
 }
 
 /**
- * Rejected rows paid nobody, but sent again under their keys they are refused again (the service
- * keeps a key's first answer: an INSUFFICIENT_FUNDS after the wallet was topped up), and a new
- * batch id would pay the accepted rows again too: `payout batch status --failed-out` writes them
- * (with the Failed ones) to a file of their own, and prints the command that sends it.
+ * `payout batch status <report> --failed-out <stem>.rejected<ext>` (a name not taken yet): rejected
+ * rows paid nobody, but sent again under their keys are refused again (the service keeps a key's
+ * first answer), and a new batch id would pay the accepted rows again too: this writes them (with
+ * the Failed ones) to a file of their own, and prints the command that sends it.
  */
-/** `payout batch status <report> --failed-out <stem>.rejected<ext>` (a name not taken yet): the rows to send again, in a file of their own. */
 function failedOutCommand(reportPath: string, deps: Deps): string {
   const ext = extname(reportPath);
   const stem = reportPath.slice(0, reportPath.length - ext.length).replace(/\.report$/, '');

@@ -1,0 +1,55 @@
+/**
+ * A batch or a plan resumed with another profile than the one its rows were journaled under
+ * (probe 55-R findings 2 and 3): two profiles of one base URL may hold the keys of two accounts,
+ * and a row resent under the other account's key is refused as that account's, its payout list
+ * searched in vain, and the row recorded as rejected though its first attempts may have paid it.
+ * So such a row is not sent (sender-profile.ts heldSender, checked where payouts/batch.ts sends a
+ * row's entry): it is left unknown as it was, its report line names the resume of the profile that
+ * sent it (after the login that brings that profile back, when it is gone), and the summary says
+ * so once a profile.
+ */
+import type { Deps } from '../../deps.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import type { JournalEntry } from '../../payouts/journal.js';
+import type { RowOutcome } from '../../payouts/batch-outcomes.js';
+import { goneAdvice, heldSender, otherSenderClause, runProfile, type OtherSender } from '../../payouts/sender-profile.js';
+import { plural, text } from '../../output/text.js';
+import { resumeCommand } from './batch-commands.js';
+
+export class OtherSenderRows {
+  readonly #inv: Invocation;
+  /** Each other profile met, with what to run to resume its rows. */
+  readonly #met = new Map<string, { sender: OtherSender; resume: string }>();
+
+  constructor(private readonly deps: Deps) {
+    this.#inv = invocationOf(deps.globals, deps.env);
+  }
+
+  /** runBatch's `otherSender`: the profile that sent `entry` when it is not this run's, with the row's report message. */
+  readonly check = (entry: JournalEntry): { profile: string; message: string } | undefined => {
+    const s = heldSender(entry, this.#inv, this.deps.config());
+    if (!s) return undefined;
+    const inv = { ...this.#inv, profile: s.profile };
+    const resume = entry.batch ? resumeCommand(inv, this.deps.clock, entry.batch) : commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]);
+    const advice = `${goneAdvice(entry.baseUrl, s)}${resume}`;
+    if (!this.#met.has(s.profile)) this.#met.set(s.profile, { sender: s, resume: advice });
+    return {
+      profile: s.profile,
+      message: `not sent: ${otherSenderClause(entry, s, this.#inv)}; it is resent only with the profile that sent it, its outcome still unknown: ${advice}`,
+    };
+  };
+
+  /** The rows left to other profiles (their outcomes' `sender`), said once a profile after the summary. */
+  warn(outcomes: RowOutcome[]): void {
+    const said: string[] = [];
+    for (const [profile, { resume }] of this.#met) {
+      const rows = outcomes.filter((r) => r.sender === profile).map((r) => r.row);
+      if (!rows.length) continue;
+      const shown = `${rows.slice(0, 10).join(', ')}${rows.length > 10 ? ', ...' : ''}`;
+      said.push(
+        `${plural(rows.length, 'payout')} (row${rows.length === 1 ? '' : 's'} ${shown}) ${rows.length === 1 ? 'was' : 'were'} sent before with profile ${text(profile)}, not with this run's profile (${text(runProfile(this.#inv))}), whose API key may be another account's: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the profile that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
+      );
+    }
+    if (said.length) this.deps.log.warn(said.join('\n'));
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * A payout of unknown outcome is resent only with the profile that sent it, wherever it is resent
+ * from (probe 55-R findings 2, 3 and 5). Two profiles, teama and teamb, log in to one base URL with
+ * the keys of two accounts (a node:http front routes each key to a sandbox of its own, as in
+ * reconcile-sender-profile.test.ts). Before: `payout batch … --profile teamb` resuming teama's
+ * batch resent its unknown rows with teamb's key, account B refused them, and they were recorded
+ * "rejected … none pays it" (a --failed-out command then paid them again). Now they are left
+ * unknown, not sent, with the resume of teama. And a sending profile gone from the config is
+ * never replaced by the run's own in a printed command: its login comes first, then its reconcile.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import type { Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { printed } from '../helpers/printed.js';
+import { heldFor, payoutArgs } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { Journal } from '../../src/payouts/journal.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const a = useSandbox();
+const b = useSandbox();
+const KEY_A = 'sk_test_accountA_0123456789abcdef';
+const KEY_B = 'sk_test_accountB_0123456789abcdef';
+/** Each request the front passed on: which account's key it came with. */
+const seen: Array<{ key: 'A' | 'B'; method: string; path: string }> = [];
+let front: Server;
+let base: string;
+
+beforeAll(async () => {
+  front = createServer((req, res) => {
+    const key = req.headers.authorization === `Bearer ${KEY_A}` ? 'A' : req.headers.authorization === `Bearer ${KEY_B}` ? 'B' : undefined;
+    if (!key) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
+    seen.push({ key, method: req.method!, path: req.url! });
+    const sb = key === 'A' ? a.sb : b.sb;
+    const up = new URL(sb.url);
+    const fwd = request(
+      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host, authorization: `Bearer ${sb.apiKey}` } },
+      (ans) => {
+        res.writeHead(ans.statusCode!, ans.headers);
+        ans.pipe(res);
+      },
+    );
+    // The account's service dropped it (a fault): so does the front, as the network would.
+    fwd.on('error', () => req.socket.destroy());
+    req.pipe(fwd);
+  });
+  await new Promise<void>((ok) => front.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v2`;
+});
+afterAll(() => new Promise<void>((ok) => front.close(() => ok())));
+
+let dir: string;
+let cleanup: () => void;
+const run = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new TestClock() });
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempConfigDir());
+  for (const [profile, key] of [
+    ['teama', KEY_A],
+    ['teamb', KEY_B],
+  ] as const) {
+    const r = await payctl(['login', '--api-key-stdin', '--base-url', base, '--profile', profile], { dir, input: key + '\n' });
+    expect(r.code, r.stderr).toBe(0);
+  }
+  seen.length = 0;
+});
+afterEach(() => {
+  a.sb.faults.clear();
+  b.sb.faults.clear();
+  cleanup();
+});
+
+const outcome = async (id: string) => (await new Journal(dir).get(base, id))?.outcome;
+const postsWith = (key: 'A' | 'B') => seen.filter((s) => s.key === key && s.method === 'POST').length;
+const HEADER = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
+
+describe('payout batch resumed with another profile', () => {
+  it("leaves teama's unknown rows unknown under teamb, sends none with its key; teama's printed resume finishes them", async () => {
+    const wallet = freshWallet(a.sb, '10000.00');
+    // Account B has a wallet of that id too (as the probe's service answered it): the wallet check passes, the resend would not.
+    b.sb.setWallet({ wallet_id: wallet, wallet_name: 'B', currency: 'SLE', balance: '10000.00' });
+    const file = join(dir, 'pay.csv');
+    writeFileSync(file, `${HEADER}p-1,${wallet},31.50,SLE,bank,Ada One,ecobank,0011223300,,\np-2,${wallet},32.00,SLE,bank,Ben Two,ecobank,0011223301,,\n`);
+    a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    const lost = await run(['payout', 'batch', file, '--profile', 'teama', '--batch-id', 'nov1', '--yes']);
+    a.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    seen.length = 0;
+
+    const r = await run(['payout', 'batch', file, '--profile', 'teamb', '--batch-id', 'nov1', '--yes']);
+    expect(r.code, r.stderr).toBe(4);
+    // Before: both sent with teamb's key, refused by account B, recorded "rejected … none pays it", exit 1.
+    expect(postsWith('B')).toBe(0);
+    expect(r.stderr).not.toContain('rejected:');
+    expect(r.stderr).not.toContain('--failed-out');
+    expect((await outcome('p-1'))?.kind).toBe('unknown');
+    expect((await outcome('p-2'))?.kind).toBe('unknown');
+    expect(r.stderr).toContain("2 payouts (rows 2, 3) were sent before with profile teama, not with this run's profile (teamb)");
+    const resume = printed(r.stderr, 'payout batch');
+    expect(resume).toEqual(['payout', 'batch', file, '--profile', 'teama', '--batch-id', 'nov1']);
+
+    const done = await run([...resume, '--yes']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(postsWith('B')).toBe(0);
+    expect(heldFor(a.sb, 'p-1')).toHaveLength(1);
+    expect(heldFor(a.sb, 'p-2')).toHaveLength(1);
+    expect(heldFor(b.sb, 'p-1')).toHaveLength(0);
+  });
+});
+
+describe('the profile that sent it is gone from the config', () => {
+  it("no printed command names the run's profile: teama's login, then its reconcile; named under teamb, refused", async () => {
+    const id = randomUUID();
+    a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    const lost = await run([...payoutArgs(freshWallet(a.sb, '10000.00'), id), '--profile', 'teama']);
+    a.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    seen.length = 0;
+    const path = join(dir, 'config.json');
+    const cfg = JSON.parse(readFileSync(path, 'utf8')) as { profiles: Record<string, unknown> };
+    delete cfg.profiles.teama;
+    writeFileSync(path, JSON.stringify(cfg));
+
+    const login = `payctl login --profile teama --base-url ${base}`;
+    const bare = await run(['history', 'reconcile']);
+    expect(bare.code, bare.stderr).toBe(4);
+    // Before: "Reconcile it with: payctl history reconcile --profile teamb --payout-id …" (another account's key).
+    expect(bare.stderr).not.toContain('--profile teamb');
+    expect(bare.stderr).toContain(login);
+    expect(printed(bare.stderr, 'history reconcile')).toEqual(['history', 'reconcile', '--profile', 'teama', '--payout-id', id]);
+
+    const get = await run(['payout', 'get', id, '--profile', 'teamb']);
+    expect(get.code, get.stderr).toBe(4);
+    expect(get.stderr).not.toContain('reconcile --profile teamb');
+    expect(get.stderr).toContain(login);
+
+    const own = await run(['history', 'reconcile', '--profile', 'teamb']);
+    expect(own.code, own.stdout + own.stderr).toBe(4);
+    expect(own.stdout).not.toContain('--profile teamb');
+    expect(own.stdout).toContain(login);
+
+    // Before: resent with teamb's key, "no payout was made", recorded rejected.
+    const named = await run(['history', 'reconcile', '--profile', 'teamb', '--payout-id', id]);
+    expect(named.code, named.stderr).toBe(2);
+    expect(named.stderr).toContain(login);
+    expect(seen).toEqual([]);
+    expect((await outcome(id))?.kind).toBe('unknown');
+  });
+});
