@@ -16,7 +16,7 @@ import { capitalized } from '../words.js';
 import { freeProfileName } from '../api/session.js';
 import { journalBase, type JournalEntry, type Ledger } from './journal.js';
 import { isUnresolved, notLookedUpError, OUTCOME_UNKNOWN } from './lookup.js';
-import { goneAdvice, heldSender, senderInvocation, type Profiles } from './sender-profile.js';
+import { senderOf, type Profiles } from './sender-profile.js';
 
 /**
  * The entries of `payoutId` the ledger has under base URLs other than `baseUrl` (every entry read:
@@ -110,7 +110,7 @@ export function elsewhereError(
     // With the profile that sent it (sender-profile.ts): reconcile acts on it with no other.
     const reconcile = unknown.map(
       (p) =>
-        `Find out what became of it ${where(p.entry)} with: ${goneOf(p.entry, p.inv, ctx.config)}${commandLine(senderInvocation(p.entry, p.inv, ctx.config), ['history', 'reconcile'], ['--payout-id', payoutId])}`,
+        `Find out what became of it ${where(p.entry)} with: ${commandLine(otherSender(p.entry, p.inv, ctx.config), ['history', 'reconcile'], ['--payout-id', payoutId])}`,
     );
     return new OutcomeUnknownError(`${head} Its outcome is unknown there (it may or may not have been made; no answer was read). Nothing was asked of the service.`, {
       payoutId,
@@ -128,8 +128,8 @@ export function elsewhereError(
   return new RefusedError(`${head} Nothing was asked of the service.`, [], [...logins, ...parts.map((p) => p.get)].join('\n'));
 }
 
-/** The login that brings back the profile that sent `entry`, when it is gone (sender-profile.ts goneAdvice); else "". */
-function goneOf(entry: JournalEntry, inv: Invocation, config: Profiles): string {
-  const s = heldSender(entry, inv, config);
-  return s ? goneAdvice(entry.baseUrl, s) : '';
+/** The invocation of its reconcile: with the profile that sent it when that one is there at its base URL; else `inv`, which logs one in first (invocationFor). */
+function otherSender(entry: JournalEntry, inv: Invocation, config: Profiles): Invocation {
+  const s = senderOf(entry, inv, config);
+  return s.kind === 'other' ? { ...inv, profile: s.profile } : inv;
 }

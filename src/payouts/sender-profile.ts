@@ -9,7 +9,9 @@
  * with another key is taken for the same account (logging a profile in says which account it is).
  * An entry journaled under a profile that is gone now, or has another base URL (probe 55-R finding
  * 5), is no more this run's than another profile's: its commands name that profile, after the
- * login that brings it back (goneAdvice), never the run's. An entry whose sender cannot be told
+ * login that brings it back (goneAdvice), never the run's; but `default` there is taken as not
+ * recorded (a run with --base-url and PAYCTL_API_KEY journals it, its key held by no profile). An
+ * entry whose sender cannot be told
  * (journaled without a profile, by an older payctl; or by a run whose key came from
  * PAYCTL_API_KEY, `keyFrom`), or a run whose own key comes from PAYCTL_API_KEY, is not acted on by
  * a run over every unknown payout; a run naming it (`--payout-id`) acts on it with the run's
@@ -19,7 +21,7 @@
  */
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { trimKey } from '../config/api-key.js';
-import { isProfileName } from '../config/known-profiles.js';
+import { DEFAULT_PROFILE, isProfileName } from '../config/known-profiles.js';
 import type { ConfigStore } from '../config/store.js';
 import { text } from '../output/text.js';
 import { journalBase, type JournalEntry } from './journal.js';
@@ -57,7 +59,9 @@ export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles,
   if (!isProfileName(entry.profile)) return { kind: 'unrecorded' };
   // Only a profile that still has the entry's base URL can resolve it: else whose key sent it is not known.
   const url = config.profileNames().includes(entry.profile) ? config.getProfile(entry.profile, { readSecrets: false, mayBeNew: true })?.baseUrl : undefined;
-  return url !== undefined && journalBase(url) === journalBase(entry.baseUrl) ? { kind: 'other', profile: entry.profile } : { kind: 'gone', profile: entry.profile };
+  if (url !== undefined && journalBase(url) === journalBase(entry.baseUrl)) return { kind: 'other', profile: entry.profile };
+  // `default` without that base URL: journaled by a run with --base-url and PAYCTL_API_KEY, whose key no profile held.
+  return entry.profile === DEFAULT_PROFILE ? { kind: 'unrecorded' } : { kind: 'gone', profile: entry.profile };
 }
 
 /** Another profile sent `entry` (there, or gone): it is not resent, looked for or recorded with this run's key. */
