@@ -153,3 +153,27 @@ describe('the profile that sent it is gone from the config', () => {
     expect((await outcome(id))?.kind).toBe('unknown');
   });
 });
+
+describe('payout create --payout-id run again with another profile', () => {
+  it("refuses teama's payout of unknown outcome under teamb (exit 2, nothing sent with its key); teama's printed reconcile settles it", async () => {
+    const id = randomUUID();
+    const wallet = freshWallet(a.sb, '10000.00');
+    b.sb.setWallet({ wallet_id: wallet, wallet_name: 'B', currency: 'SLE', balance: '10000.00' });
+    a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    const lost = await run([...payoutArgs(wallet, id), '--profile', 'teama']);
+    a.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    seen.length = 0;
+
+    // Before: resent with teamb's key (account B), under the payout's journaled key.
+    const again = await run([...payoutArgs(wallet, id), '--profile', 'teamb']);
+    expect(again.code, again.stderr).toBe(2);
+    expect(postsWith('B')).toBe(0);
+    expect(again.stderr).toContain("was sent with profile teama, not with this run's profile (teamb)");
+    expect((await outcome(id))?.kind).toBe('unknown');
+    const settle = await run(printed(again.stderr, 'history reconcile'));
+    expect(settle.code, settle.stderr).toBe(0);
+    expect(postsWith('B')).toBe(0);
+    expect(heldFor(a.sb, id)).toHaveLength(1);
+  });
+});

@@ -25,7 +25,8 @@ import {
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { comparedFingerprint, derivedIdempotencyKey, repeatKey } from '../../payouts/identity.js';
-import { commandLine, type Invocation } from '../../config/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import { refuseOtherSender } from '../history/reconcile-sender.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
 import { runLockOptions } from '../../payouts/wallet-lock.js';
@@ -108,6 +109,9 @@ export function conflictError(c: CreateRun, conflict: JournalConflict): UsageErr
  */
 export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>) | undefined): Promise<Journaled> {
   const { deps, request, opts } = c;
+  // Journaled before with another profile (--payout-id run again): resent, looked up and recorded
+  // only with that one, whose key may be another account's (history/reconcile-sender.ts).
+  if (c.existing) refuseOtherSender(c.existing, invocationOf(deps.globals, deps.env), deps.config(), [], 'Nothing was sent.');
   // Another run may claim the id between the look-up (create.ts) and this claim: the same refusal.
   const begin = async () => {
     try {
