@@ -24,6 +24,8 @@ export interface RowJournal {
   now: Date;
   batch?: JournaledRun | undefined;
   profile?: string | undefined;
+  /** 'env' when the run's key is from PAYCTL_API_KEY (sender-profile.ts keyFromOf), journaled with each row. */
+  keyFrom?: 'env' | undefined;
 }
 
 /** The batch run each row is journaled with: its id and file, and the options a resume repeats (set only when given). */
@@ -48,6 +50,7 @@ function beginRow(it: BatchItem, o: RowJournal): Promise<JournalEntry> {
     // Items come looked up (batch-load.ts lookUpRow, plan send): no entry then, none looked for again.
     absent: it.earlier === undefined,
     profile: o.profile,
+    keyFrom: o.keyFrom,
     origin: {
       batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row, ...runOptions(o.batch) } : undefined,
       fingerprint: it.fingerprint || undefined,
@@ -108,6 +111,7 @@ export interface FeedOptions {
   stop: AbortSignal;
   batch?: JournaledRun | undefined;
   profile?: string | undefined;
+  keyFrom?: 'env' | undefined;
   /** Rows journaled together, ahead of the senders. */
   ahead: number;
   /** A run without --batch-id: each group, once journaled, is looked for among other runs' rows before it is sent (paid-meanwhile.ts). */
@@ -149,7 +153,7 @@ export class RowFeed {
 
   #journal(i: number, it: BatchItem): Taken {
     const { o } = this;
-    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile });
+    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile, keyFrom: o.keyFrom });
     entry.catch(() => {}); // handled where it is awaited
     return { i, it, entry };
   }

@@ -52,8 +52,9 @@ export interface RunBatchOptions {
   onSettle?: (o: RowOutcome) => void;
   /** The batch run, journaled with each row: its id, the file's absolute path and the options a resume repeats. */
   batch?: JournaledRun;
-  /** The profile of the run, journaled with each row. */
+  /** The profile of the run, journaled with each row, and whether its key is from PAYCTL_API_KEY (sender-profile.ts keyFromOf). */
   profile?: string;
+  keyFrom?: 'env' | undefined;
   /**
    * A row's entry journaled under another profile (an earlier run's, resumed with this one:
    * sender-profile.ts heldSender): that profile, and what the row's report says; such a row is not
@@ -86,6 +87,7 @@ export async function runBatch(
     stop: o.stop,
     batch: o.batch,
     profile: o.profile,
+    keyFrom: o.keyFrom,
     ahead: Math.max(MIN_GROUP, o.concurrency),
     contest: o.contest,
   });

@@ -177,3 +177,26 @@ describe('payout create --payout-id run again with another profile', () => {
     expect(heldFor(a.sb, id)).toHaveLength(1);
   });
 });
+
+describe('payout batch sent with a key from PAYCTL_API_KEY', () => {
+  it('journals each row as sent with such a key, so no profile is taken for its sender', async () => {
+    const wallet = freshWallet(a.sb, '10000.00');
+    const file = join(dir, 'env.csv');
+    writeFileSync(file, `${HEADER}e-1,${wallet},11.50,SLE,bank,Ada One,ecobank,0011223300,,\n`);
+    a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    const lost = await payctl(['payout', 'batch', file, '--base-url', base, '--batch-id', 'env1', '--yes'], {
+      dir,
+      clock: new TestClock(),
+      env: { PAYCTL_API_KEY: KEY_A },
+    });
+    a.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    const entry = await new Journal(dir).get(base, 'e-1');
+    // Before: no mark, and the row passed for the `default` profile's own.
+    expect(entry?.keyFrom).toBe('env');
+    seen.length = 0;
+    const bare = await run(['history', 'reconcile', '--profile', 'teamb']);
+    expect(bare.code, bare.stderr).toBe(4);
+    expect(postsWith('B')).toBe(0);
+  });
+});

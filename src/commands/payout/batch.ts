@@ -44,6 +44,7 @@ import { resolve } from 'node:path';
 import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal, refusePlanFile } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 import { matchedNotes, settleCommands } from './batch-matched.js';
+import { keyFromOf } from '../../payouts/sender-profile.js';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -100,7 +101,14 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
           toSendOf(policyRows).map((r) => r.request.walletId),
           async () => {
             await checkRows(policy!, toSendOf(policyRows), b.policyCheck(), false);
-            return claimRows(policyRows, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch: run, profile: deps.globals.profile });
+            return claimRows(policyRows, {
+              journal,
+              baseUrl: api.baseUrl,
+              now: deps.clock.now(),
+              batch: run,
+              profile: deps.globals.profile,
+              keyFrom: keyFromOf(deps.env),
+            });
           },
           runLockOptions(deps),
         )

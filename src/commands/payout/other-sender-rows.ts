@@ -12,17 +12,20 @@ import type { Deps } from '../../deps.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import type { RowOutcome } from '../../payouts/batch-outcomes.js';
-import { goneAdvice, heldSender, otherSenderClause, runProfile, type OtherSender } from '../../payouts/sender-profile.js';
+import { goneAdvice, heldSender, keyFromOf, otherSenderClause, runProfile, type OtherSender } from '../../payouts/sender-profile.js';
 import { plural, text } from '../../output/text.js';
 import { resumeCommand } from './batch-commands.js';
 
 export class OtherSenderRows {
   readonly #inv: Invocation;
+  /** Whether this run's key is from PAYCTL_API_KEY: journaled with each row it sends (sender-profile.ts keyFromOf). */
+  readonly keyFrom: 'env' | undefined;
   /** Each other profile met, with what to run to resume its rows. */
   readonly #met = new Map<string, { sender: OtherSender; resume: string }>();
 
   constructor(private readonly deps: Deps) {
     this.#inv = invocationOf(deps.globals, deps.env);
+    this.keyFrom = keyFromOf(deps.env);
   }
 
   /** runBatch's `otherSender`: the profile that sent `entry` when it is not this run's, with the row's report message. */

@@ -61,9 +61,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   // No bar under --json (stderr holds JSON lines only): its plain lines, as notices of the Log.
   const [tty, say] = [deps.io.stderrIsTTY && !deps.globals.json, (line: string) => deps.log.info(line)];
   const progress = new Progress(deps.io.stderr, tty, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns, say);
-  let outcomes: RowOutcome[];
-  let stopped: boolean;
-  let keyRefused: AuthError | undefined;
+  let [outcomes, stopped, keyRefused]: [RowOutcome[], boolean, AuthError | undefined] = [[], false, undefined];
   let inFlight = 0;
   // The first Ctrl-C (or SIGTERM) is said at once: the requests it waits for, and how to stop at once.
   const onStop = () => inFlight && progress.say(stopNotice(inFlight, deps.globals.timeoutMs));
@@ -81,6 +79,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       contest: o.contest,
       batch: o.batch,
       profile: deps.globals.profile,
+      keyFrom: others.keyFrom,
       otherSender: others.check,
       onProgress: (s) => {
         inFlight = s.inFlight;
