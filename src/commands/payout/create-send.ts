@@ -109,9 +109,10 @@ export function conflictError(c: CreateRun, conflict: JournalConflict): UsageErr
  */
 export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>) | undefined): Promise<Journaled> {
   const { deps, request, opts } = c;
-  // Journaled before with another profile (--payout-id run again): resent, looked up and recorded
-  // only with that one, whose key may be another account's (history/reconcile-sender.ts).
-  if (c.existing) refuseOtherSender(c.existing, invocationOf(deps.globals, deps.env), deps.config(), [], 'Nothing was sent.');
+  // Journaled before with another profile and maybe made (--payout-id run again): resent, looked
+  // up and recorded only with that one, whose key may be another account's (reconcile-sender.ts).
+  // One that never left (its key refused: nothing was sent) is a first send under any profile.
+  if (c.existing && isUnresolved(c.existing)) refuseOtherSender(c.existing, invocationOf(deps.globals, deps.env), deps.config(), [], 'Nothing was sent.');
   // Another run may claim the id between the look-up (create.ts) and this claim: the same refusal.
   const begin = async () => {
     try {
