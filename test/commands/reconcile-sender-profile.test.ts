@@ -12,71 +12,19 @@
  * named, its resend refused is left unknown (probe 55-R finding 1). Without a default profile, the hint prints one --profile per sending profile and base URL.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import type { Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { printed } from '../helpers/printed.js';
 import { bankPayoutRequest, heldFor, payoutArgs } from '../helpers/payout-fixtures.js';
-import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { freshWallet } from '../helpers/sandbox.js';
+import { KEY_A, KEY_B, useTwoAccounts } from '../helpers/two-accounts.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { payoutBody } from '../../src/payouts/request.js';
 
-const a = useSandbox();
-const b = useSandbox();
-const KEY_A = 'sk_test_accountA_0123456789abcdef';
-const KEY_B = 'sk_test_accountB_0123456789abcdef';
-/** Each request the front passed on: which account's key it came with. */
-const seen: Array<{ key: 'A' | 'B'; method: string; path: string }> = [];
-let front: Server;
-let base: string;
-
-beforeAll(async () => {
-  front = createServer((req, res) => {
-    const key = req.headers.authorization === `Bearer ${KEY_A}` ? 'A' : req.headers.authorization === `Bearer ${KEY_B}` ? 'B' : undefined;
-    if (!key) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
-    seen.push({ key, method: req.method!, path: req.url! });
-    const sb = key === 'A' ? a.sb : b.sb;
-    const up = new URL(sb.url);
-    const fwd = request(
-      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host, authorization: `Bearer ${sb.apiKey}` } },
-      (ans) => {
-        res.writeHead(ans.statusCode!, ans.headers);
-        ans.pipe(res);
-      },
-    );
-    // The account's service dropped it (a fault): so does the front, as the network would.
-    fwd.on('error', () => req.socket.destroy());
-    req.pipe(fwd);
-  });
-  await new Promise<void>((ok) => front.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v2`;
-});
-afterAll(() => new Promise<void>((ok) => front.close(() => ok())));
-
-let dir: string;
-let cleanup: () => void;
-const run = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new TestClock() });
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempConfigDir());
-  for (const [profile, key] of [
-    ['teama', KEY_A],
-    ['teamb', KEY_B],
-  ] as const) {
-    const r = await payctl(['login', '--api-key-stdin', '--base-url', base, '--profile', profile], { dir, input: key + '\n' });
-    expect(r.code, r.stderr).toBe(0);
-  }
-  seen.length = 0;
-});
-afterEach(() => {
-  a.sb.faults.clear();
-  b.sb.faults.clear();
-  cleanup();
-});
+const t = useTwoAccounts();
+const { a, b, seen, run } = t;
 
 /** A payout sent with teama whose every attempt was dropped before account A made it: unknown. */
 async function lostByTeamA(): Promise<string> {
@@ -89,8 +37,8 @@ async function lostByTeamA(): Promise<string> {
   return id;
 }
 
-const outcome = async (id: string) => (await new Journal(dir).get(base, id))?.outcome;
-const postsWith = (key: 'A' | 'B') => seen.filter((s) => s.key === key && s.method === 'POST').length;
+const outcome = async (id: string) => (await new Journal(t.dir).get(t.base, id))?.outcome;
+const postsWith = t.postsWith;
 
 describe("another profile's payout of unknown outcome", () => {
   it('reconcile --profile teamb leaves it unknown, sends nothing with its key; the printed --profile teama command resolves it once', async () => {
@@ -142,7 +90,7 @@ describe('a payout journaled without the profile that sent it (an older payctl)'
   it('a run over every payout leaves it unknown with its --payout-id command; named, it is resolved with the run profile', async () => {
     const req = bankPayoutRequest(freshWallet(a.sb, '10000.00'), '0011223344');
     // Journaled as an older payctl did: no profile, no answer recorded.
-    await new Journal(dir).begin({ baseUrl: base, payoutId: req.payoutId, body: payoutBody(req), now: new Date() });
+    await new Journal(t.dir).begin({ baseUrl: t.base, payoutId: req.payoutId, body: payoutBody(req), now: new Date() });
     const r = await run(['history', 'reconcile', '--profile', 'teama']);
     expect(r.code, r.stdout + r.stderr).toBe(4);
     expect(seen).toEqual([]);
@@ -157,13 +105,13 @@ describe('a payout journaled without the profile that sent it (an older payctl)'
 
 describe('no default profile: one --profile per sending profile and base URL as journaled', () => {
   it('fk at 127.0.0.1 and fk2 at localhost: two commands, each resolving only its own payout', async () => {
-    const port = new URL(base).port;
+    const port = new URL(t.base).port;
     const local = `http://localhost:${port}/v2`;
     for (const [profile, url] of [
-      ['fk', base],
+      ['fk', t.base],
       ['fk2', local],
     ] as const) {
-      const r = await payctl(['login', '--api-key-stdin', '--base-url', url, '--profile', profile], { dir, input: (profile === 'fk' ? KEY_A : KEY_B) + '\n' });
+      const r = await payctl(['login', '--api-key-stdin', '--base-url', url, '--profile', profile], { dir: t.dir, input: (profile === 'fk' ? KEY_A : KEY_B) + '\n' });
       expect(r.code, r.stderr).toBe(0);
     }
     for (const [profile, sb, id] of [
@@ -178,7 +126,7 @@ describe('no default profile: one --profile per sending profile and base URL as 
     seen.length = 0;
     const r = await run(['history', 'reconcile']);
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(`1 payout (lie-1) for ${base} (sent with profile fk)`);
+    expect(r.stderr).toContain(`1 payout (lie-1) for ${t.base} (sent with profile fk)`);
     expect(r.stderr).toContain(`1 payout (lie-2) for ${local} (sent with profile fk2)`);
     const cmds = r.stderr
       .split('\n')
@@ -199,7 +147,8 @@ describe('no default profile: one --profile per sending profile and base URL as 
 });
 
 describe('a payout sent with --base-url and a key from PAYCTL_API_KEY (probe 55-R finding 1)', () => {
-  const withKey = (key: string, args: string[]): Promise<Run> => payctl([...args, '--base-url', base], { dir, clock: new TestClock(), env: { PAYCTL_API_KEY: key } });
+  const withKey = (key: string, args: string[]): Promise<Run> =>
+    payctl([...args, '--base-url', t.base], { dir: t.dir, clock: new TestClock(), env: { PAYCTL_API_KEY: key } });
 
   it("another key's run leaves it unknown, named too (a refusal may be that account's); the sending key resolves it", async () => {
     const id = randomUUID();
@@ -216,7 +165,7 @@ describe('a payout sent with --base-url and a key from PAYCTL_API_KEY (probe 55-
     expect(bare.code, bare.stdout + bare.stderr).toBe(4);
     expect(seen).toEqual([]);
     expect(bare.stdout).toContain(`unknown   ${id}  not resent: whose key sent it is not known`);
-    expect(printed(bare.stdout, 'history reconcile')).toEqual(['history', 'reconcile', '--base-url', base, '--payout-id', id]);
+    expect(printed(bare.stdout, 'history reconcile')).toEqual(['history', 'reconcile', '--base-url', t.base, '--payout-id', id]);
 
     // Named, it is resent with key B; account B refuses it: before, "refused … no payout was made", exit 0.
     const named = await withKey(KEY_B, ['history', 'reconcile', '--payout-id', id]);

@@ -9,75 +9,22 @@
  * never replaced by the run's own in a printed command: its login comes first, then its reconcile.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
-import type { Run } from '../helpers/e2e.js';
+import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { printed } from '../helpers/printed.js';
 import { heldFor, payoutArgs } from '../helpers/payout-fixtures.js';
-import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { freshWallet } from '../helpers/sandbox.js';
+import { KEY_A, useTwoAccounts } from '../helpers/two-accounts.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const a = useSandbox();
-const b = useSandbox();
-const KEY_A = 'sk_test_accountA_0123456789abcdef';
-const KEY_B = 'sk_test_accountB_0123456789abcdef';
-/** Each request the front passed on: which account's key it came with. */
-const seen: Array<{ key: 'A' | 'B'; method: string; path: string }> = [];
-let front: Server;
-let base: string;
+const t = useTwoAccounts();
+const { a, b, seen, run } = t;
 
-beforeAll(async () => {
-  front = createServer((req, res) => {
-    const key = req.headers.authorization === `Bearer ${KEY_A}` ? 'A' : req.headers.authorization === `Bearer ${KEY_B}` ? 'B' : undefined;
-    if (!key) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
-    seen.push({ key, method: req.method!, path: req.url! });
-    const sb = key === 'A' ? a.sb : b.sb;
-    const up = new URL(sb.url);
-    const fwd = request(
-      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host, authorization: `Bearer ${sb.apiKey}` } },
-      (ans) => {
-        res.writeHead(ans.statusCode!, ans.headers);
-        ans.pipe(res);
-      },
-    );
-    // The account's service dropped it (a fault): so does the front, as the network would.
-    fwd.on('error', () => req.socket.destroy());
-    req.pipe(fwd);
-  });
-  await new Promise<void>((ok) => front.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(front.address() as AddressInfo).port}/v2`;
-});
-afterAll(() => new Promise<void>((ok) => front.close(() => ok())));
-
-let dir: string;
-let cleanup: () => void;
-const run = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new TestClock() });
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempConfigDir());
-  for (const [profile, key] of [
-    ['teama', KEY_A],
-    ['teamb', KEY_B],
-  ] as const) {
-    const r = await payctl(['login', '--api-key-stdin', '--base-url', base, '--profile', profile], { dir, input: key + '\n' });
-    expect(r.code, r.stderr).toBe(0);
-  }
-  seen.length = 0;
-});
-afterEach(() => {
-  a.sb.faults.clear();
-  b.sb.faults.clear();
-  cleanup();
-});
-
-const outcome = async (id: string) => (await new Journal(dir).get(base, id))?.outcome;
-const postsWith = (key: 'A' | 'B') => seen.filter((s) => s.key === key && s.method === 'POST').length;
+const outcome = async (id: string) => (await new Journal(t.dir).get(t.base, id))?.outcome;
+const postsWith = t.postsWith;
 const HEADER = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
 
 describe('payout batch resumed with another profile', () => {
@@ -85,7 +32,7 @@ describe('payout batch resumed with another profile', () => {
     const wallet = freshWallet(a.sb, '10000.00');
     // Account B has a wallet of that id too (as the probe's service answered it): the wallet check passes, the resend would not.
     b.sb.setWallet({ wallet_id: wallet, wallet_name: 'B', currency: 'SLE', balance: '10000.00' });
-    const file = join(dir, 'pay.csv');
+    const file = join(t.dir, 'pay.csv');
     writeFileSync(file, `${HEADER}p-1,${wallet},31.50,SLE,bank,Ada One,ecobank,0011223300,,\np-2,${wallet},32.00,SLE,bank,Ben Two,ecobank,0011223301,,\n`);
     a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
     const lost = await run(['payout', 'batch', file, '--profile', 'teama', '--batch-id', 'nov1', '--yes']);
@@ -122,12 +69,12 @@ describe('the profile that sent it is gone from the config', () => {
     a.sb.faults.clear();
     expect(lost.code, lost.stderr).toBe(4);
     seen.length = 0;
-    const path = join(dir, 'config.json');
+    const path = join(t.dir, 'config.json');
     const cfg = JSON.parse(readFileSync(path, 'utf8')) as { profiles: Record<string, unknown> };
     delete cfg.profiles.teama;
     writeFileSync(path, JSON.stringify(cfg));
 
-    const login = `payctl login --profile teama --base-url ${base}`;
+    const login = `payctl login --profile teama --base-url ${t.base}`;
     const bare = await run(['history', 'reconcile']);
     expect(bare.code, bare.stderr).toBe(4);
     // Before: "Reconcile it with: payctl history reconcile --profile teamb --payout-id …" (another account's key).
@@ -181,17 +128,17 @@ describe('payout create --payout-id run again with another profile', () => {
 describe('payout batch sent with a key from PAYCTL_API_KEY', () => {
   it('journals each row as sent with such a key, so no profile is taken for its sender', async () => {
     const wallet = freshWallet(a.sb, '10000.00');
-    const file = join(dir, 'env.csv');
+    const file = join(t.dir, 'env.csv');
     writeFileSync(file, `${HEADER}e-1,${wallet},11.50,SLE,bank,Ada One,ecobank,0011223300,,\n`);
     a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
-    const lost = await payctl(['payout', 'batch', file, '--base-url', base, '--batch-id', 'env1', '--yes'], {
-      dir,
+    const lost = await payctl(['payout', 'batch', file, '--base-url', t.base, '--batch-id', 'env1', '--yes'], {
+      dir: t.dir,
       clock: new TestClock(),
       env: { PAYCTL_API_KEY: KEY_A },
     });
     a.sb.faults.clear();
     expect(lost.code, lost.stderr).toBe(4);
-    const entry = await new Journal(dir).get(base, 'e-1');
+    const entry = await new Journal(t.dir).get(t.base, 'e-1');
     // Before: no mark, and the row passed for the `default` profile's own.
     expect(entry?.keyFrom).toBe('env');
     seen.length = 0;
