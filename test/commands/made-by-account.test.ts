@@ -7,11 +7,10 @@
  * only", and asked about (or `--yes`) when another record pays the account exactly as sent.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
-import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
+import { heldFor, useFreshLogin } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { sandboxProxy, useHostileCleanups, type Proxy } from '../helpers/hostile.js';
@@ -20,26 +19,17 @@ import { writeProfile } from '../helpers/e2e.js';
 const ctx = useSandbox();
 useHostileCleanups();
 
-let dir: string;
-let cleanup: () => void;
+const setup = useFreshLogin(ctx);
 
-beforeEach(async () => {
-  ({ dir, cleanup } = tempConfigDir());
-  await loginInProcess(ctx.sb, dir);
-});
+afterEach(() => ctx.sb.faults.clear());
 
-afterEach(() => {
-  ctx.sb.faults.clear();
-  cleanup();
-});
-
-const run = (args: string[]) => payctl(args, { dir, clock: new TestClock() });
+const run = (args: string[]) => payctl(args, { dir: setup.dir, clock: new TestClock() });
 
 /** A payout of 10.00 SLE to bank account `account` whose answer was lost, its resend refused 400: unknown, anyTime; its proxy and transaction id. */
 async function leftUnknown(account: string): Promise<{ proxy: Proxy; id: string; txn: string }> {
   const wallet = freshWallet(ctx.sb, '1000.00');
   const proxy = await sandboxProxy(ctx.sb);
-  writeProfile(dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
+  writeProfile(setup.dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
   const id = randomUUID();
   const args = ['payout', 'create', '--wallet', wallet, '--amount', '10.00', '--currency', 'SLE', '--type', 'bank'];
   args.push('--name', 'Ibrahim Conteh', '--provider', 'ecobank', '--account', account, '--payout-id', id, '--yes');
@@ -50,7 +40,7 @@ async function leftUnknown(account: string): Promise<{ proxy: Proxy; id: string;
   const rerun = await run(args);
   ctx.sb.faults.clear();
   expect(rerun.code, rerun.stderr).toBe(4);
-  expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
+  expect((await new Journal(setup.dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
   return { proxy, id, txn: heldFor(ctx.sb, id)[0]!.transaction_id };
 }
 
@@ -69,7 +59,7 @@ it('--made-by a transaction paying another account (999 for 0011223344): refused
   expect(r.stderr).toContain(`Transaction ${txn} does not match payout ${id}. Nothing was recorded.`);
   expect(r.stderr).toContain('account 999, sent 0011223344');
   expect(r.stderr).not.toContain('form or time only');
-  expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
+  expect((await new Journal(setup.dir).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
 });
 
 it('--made-by a record showing the account masked (******3344) while another record pays it exactly: asks (exit 2 without a terminal), then --yes records it, the mask said as only partly checked', async () => {
@@ -82,7 +72,7 @@ it('--made-by a record showing the account masked (******3344) while another rec
   );
   expect(r.stderr).toContain('pays the account exactly as sent (0011223344). Nothing was recorded.');
   expect(r.stderr).toContain('run the command at a terminal, or add --yes');
-  expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
+  expect((await new Journal(setup.dir).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
   const yes = await run(['history', 'reconcile', '--payout-id', id, '--made-by', txn, '--yes']);
   expect(yes.code, yes.stderr).toBe(0);
   expect(yes.stderr).toContain(
@@ -90,7 +80,7 @@ it('--made-by a record showing the account masked (******3344) while another rec
       'Not held against it (amount and currency match, the account as far as it is shown)',
   );
   expect(yes.stderr).not.toContain('form or time only');
-  expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
+  expect((await new Journal(setup.dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
 });
 
 it('--made-by a record showing the account masked (**3344) with no other record paying it exactly: recorded, said as only partly checked, never "form only"', async () => {
@@ -102,7 +92,7 @@ it('--made-by a record showing the account masked (**3344) with no other record 
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toContain(`account shown masked (**3344): only its last 4 characters could be checked`);
   expect(r.stderr).not.toContain('form or time only');
-  expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
+  expect((await new Journal(setup.dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
 });
 
 it('history reconcile prints --made-by only for records --made-by takes; records of other accounts (AB11223344, 0011223345) listed as not offered, text and --json', async () => {
@@ -147,7 +137,7 @@ it('a candidate the journal has as another payout: listed as not offered, never 
   // Payout A paid (accepted, its transaction journaled); payout B of the same details never made, its resend refused 400.
   const wallet = freshWallet(ctx.sb, '1000.00');
   const proxy = await sandboxProxy(ctx.sb);
-  writeProfile(dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
+  writeProfile(setup.dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
   const base = ['payout', 'create', '--wallet', wallet, '--amount', '10.00', '--currency', 'SLE', '--type', 'bank'];
   base.push('--name', 'Ibrahim Conteh', '--provider', 'ecobank', '--account', '0011223344', '--yes');
   const a = randomUUID();
