@@ -8,7 +8,7 @@
  */
 import { isProfileName } from '../config/known-profiles.js';
 import { OutcomeUnknownError, RefusedError, type CliError } from '../errors.js';
-import { commandLine, type Invocation } from '../config/command-line.js';
+import { commandLine, loginCommand, type Invocation } from '../config/command-line.js';
 import type { ConfigStore } from '../config/store.js';
 import { maskBaseUrl } from '../config/mask.js';
 import { text } from '../output/text.js';
@@ -59,6 +59,15 @@ export function invocationFor(entry: JournalEntry, profile: string | undefined, 
 }
 
 /** "for <base URL> (sent with profile P)", as a person reads where an entry is. */
+/**
+ * When no profile of the config folder has `baseUrl` now: the login of a profile of its own
+ * (`profile`, a free name) to it, said so, with the run's time limit (`timeout`), as printed by
+ * payout get and history reconcile for a payout journaled there.
+ */
+export function ownProfileLogin(baseUrl: string, profile: string, timeout: string | undefined): string {
+  return `No profile of this config folder has ${text(maskBaseUrl(baseUrl))} now: first log in a profile of its own to it: ${loginCommand(profile, timeout, ['--base-url', baseUrl])}`;
+}
+
 export function where(entry: JournalEntry): string {
   return `for ${text(maskBaseUrl(entry.baseUrl))}${entry.profile !== undefined ? ` (sent with profile ${text(entry.profile)})` : ''}`;
 }
@@ -95,10 +104,7 @@ export function elsewhereError(
     // was sent with, which may point elsewhere now), and the commands after carry that one.
     const profile = found ?? freeProfileName(entry.baseUrl, ctx.config);
     const inv = invocationFor(entry, profile, ctx.inv);
-    const login =
-      found === undefined
-        ? `No profile of this config folder has ${text(maskBaseUrl(entry.baseUrl))} now: first log in a profile of its own to it: ${commandLine({ profile, ...(ctx.inv.timeout !== undefined ? { timeout: ctx.inv.timeout } : {}) }, ['login'], ['--base-url', entry.baseUrl])}`
-        : undefined;
+    const login = found === undefined ? ownProfileLogin(entry.baseUrl, profile, ctx.inv.timeout) : undefined;
     const get = `Look it up ${where(entry)} with: ${commandLine(inv, ['payout', 'get'], [payoutId])}`;
     const accepted = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId;
     return { entry, inv, login, get, error: accepted ? undefined : notLookedUpError(entry, inv, ctx.ledger, ctx.config) };

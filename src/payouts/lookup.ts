@@ -165,7 +165,7 @@ export function notLookedUpError(
     {
       payoutId: entry.payoutId,
       causeCode: OUTCOME_UNKNOWN,
-      hint: `Find out what became of it with: ${sender ? goneAdvice(entry.baseUrl, sender) : ''}${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
+      hint: `Find out what became of it with: ${sender ? goneAdvice(entry.baseUrl, sender, inv.timeout) : ''}${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
     },
   );
 }

@@ -79,14 +79,19 @@ export function senderInvocation(entry: JournalEntry, inv: Invocation, config: P
   return s ? { ...inv, profile: s.profile } : inv;
 }
 
+/** The login that brings back `profile`, which sent a payout of `baseUrl` and is gone, with the run's time limit as every printed command. */
+export function goneLogin(profile: string, baseUrl: string, timeout: string | undefined): string {
+  return commandLine({ profile, baseUrl, ...(timeout !== undefined ? { timeout } : {}) }, ['login']);
+}
+
 /**
  * Before a command with the profile `s` that sent a payout of `baseUrl`, when that profile is gone
  * (or has another base URL now): how to bring it back, ending in ": " for the command; else "".
  * Never the run's profile: its key may be another account's.
  */
-export function goneAdvice(baseUrl: string, s: OtherSender): string {
+export function goneAdvice(baseUrl: string, s: OtherSender, timeout: string | undefined): string {
   if (s.kind !== 'gone') return '';
-  const login = commandLine({ profile: s.profile, baseUrl }, ['login']);
+  const login = goneLogin(s.profile, baseUrl, timeout);
   return `profile ${text(s.profile)}, which sent it, is gone from the config or now has another base URL; log it in again with the API key it had: ${login}; then, with it: `;
 }
 

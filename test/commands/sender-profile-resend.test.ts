@@ -81,6 +81,9 @@ describe('the profile that sent it is gone from the config', () => {
     expect(bare.stderr).not.toContain('--profile teamb');
     expect(bare.stderr).toContain(login);
     expect(printed(bare.stderr, 'history reconcile')).toEqual(['history', 'reconcile', '--profile', 'teama', '--payout-id', id]);
+    // The login carries the run's time limit, as every printed command does.
+    const timed = await run(['history', 'reconcile', '--timeout', '20']);
+    expect(printed(timed.stderr, 'login')).toEqual(['login', '--profile', 'teama', '--base-url', t.base, '--timeout', '20']);
 
     const get = await run(['payout', 'get', id, '--profile', 'teamb']);
     expect(get.code, get.stderr).toBe(4);

@@ -14,7 +14,7 @@ import { UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import type { JournalEntry } from '../../payouts/journal.js';
-import { goneAdvice, heldSender, keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
+import { goneAdvice, goneLogin, heldSender, keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
 import { capitalized } from '../../words.js';
 import type { ReconcileResult } from './reconcile-output.js';
 
@@ -26,7 +26,7 @@ export function senderCommand(entry: JournalEntry, inv: Invocation, config: Prof
 /** The same, after the login that brings the profile that sent it back when it is gone (sender-profile.ts goneAdvice). */
 export function senderAdvice(entry: JournalEntry, inv: Invocation, config: Profiles, more: string[] = []): string {
   const s = heldSender(entry, inv, config);
-  return `${s ? goneAdvice(entry.baseUrl, s) : ''}${senderCommand(entry, inv, config, more)}`;
+  return `${s ? goneAdvice(entry.baseUrl, s, inv.timeout) : ''}${senderCommand(entry, inv, config, more)}`;
 }
 
 /** `entry` named by --payout-id (`more`: the run's --resend or --made-by, repeated in the command printed): refused when another profile sent it. */
@@ -54,7 +54,7 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
     action: 'other-profile',
     outcome: 'unknown',
     ...(s.kind === 'other' || s.kind === 'gone' ? { sender: s.profile } : {}),
-    ...(s.kind === 'gone' ? { login: commandLine({ profile: s.profile, baseUrl: entry.baseUrl }, ['login']) } : {}),
+    ...(s.kind === 'gone' ? { login: goneLogin(s.profile, entry.baseUrl, inv.timeout) } : {}),
     command: senderCommand(entry, inv, config),
   };
 }

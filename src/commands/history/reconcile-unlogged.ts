@@ -15,14 +15,14 @@ import { text } from '../../output/text.js';
 import { freeProfileName } from '../../api/session.js';
 import { journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
-import { invocationFor, profileFor } from '../../payouts/lookup-elsewhere.js';
+import { invocationFor, ownProfileLogin, profileFor } from '../../payouts/lookup-elsewhere.js';
 import { OUTCOME_UNKNOWN } from '../../payouts/lookup.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { notLoggedInWhy, runBaseUrl } from '../payout/get-unlogged.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { capitalized } from '../../words.js';
 import { isProfileName } from '../../config/known-profiles.js';
-import { senderOf } from '../../payouts/sender-profile.js';
+import { goneLogin, senderOf } from '../../payouts/sender-profile.js';
 
 /**
  * What `history reconcile [--payout-id ID]` says when the run's client could not be made (`err`):
@@ -60,14 +60,12 @@ export async function unloggedReconcileError(err: AuthError, payoutId: string | 
     const found = profileFor(g.first, config);
     // The profile that sent it, when journaled, and no other (another's key may be another account's, probe 55-R finding 5).
     const profile = sender !== undefined && isProfileName(sender) ? sender : (found ?? freeProfileName(g.first.baseUrl, config));
-    const login = commandLine({ profile, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) }, ['login'], ['--base-url', g.first.baseUrl]);
     const gone = profile === sender && senderOf(g.first, inv, config).kind === 'gone';
-    if (gone || (profile !== sender && found === undefined))
+    if (gone)
       hint.push(
-        gone
-          ? `Profile ${text(sender)}, which sent it, is gone from the config or now has another base URL: log it in again with the API key it had: ${login}`
-          : `No profile of this config folder has ${text(maskBaseUrl(g.first.baseUrl))} now: first log in a profile of its own to it: ${login}`,
+        `Profile ${text(sender)}, which sent it, is gone from the config or now has another base URL: log it in again with the API key it had: ${goneLogin(profile, g.first.baseUrl, inv.timeout)}`,
       );
+    else if (profile !== sender && found === undefined) hint.push(ownProfileLogin(g.first.baseUrl, profile, inv.timeout));
     const to = invocationFor(g.first, profile, inv);
     // A run over every payout leaves one whose sender cannot be told (no profile journaled, or it has another base URL now) alone: each is named.
     const runs = found !== sender || payoutId !== undefined ? g.ids.map((id) => ['--payout-id', id]) : [[]];

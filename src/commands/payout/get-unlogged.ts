@@ -12,14 +12,13 @@ import type { Deps } from '../../deps.js';
 import type { AuthError, CliError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { checkBaseUrl, resolveSettings } from '../../config/resolve.js';
-import { maskBaseUrl } from '../../config/mask.js';
 import { text } from '../../output/text.js';
 import { freeProfileName } from '../../api/session.js';
 import { isTransactionId } from '../../service/schemas.js';
 import { capitalized, copiedId } from '../../words.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { notLookedUpError } from '../../payouts/lookup.js';
-import { elsewhereError, invocationFor, journaledElsewhere, profileFor, where } from '../../payouts/lookup-elsewhere.js';
+import { elsewhereError, invocationFor, journaledElsewhere, ownProfileLogin, profileFor, where } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 
 /** The run's base URL as its settings give it (flag, environment, profile), checked; undefined when there is none or it is not one. */
@@ -77,9 +76,6 @@ function sentHint(entry: JournalEntry, txn: string, called: string, deps: Deps):
   const config = deps.config();
   const found = profileFor(entry, config);
   const profile = found ?? freeProfileName(entry.baseUrl, config);
-  const login =
-    found === undefined
-      ? `No profile of this config folder has ${text(maskBaseUrl(entry.baseUrl))} now: first log in a profile of its own to it: ${commandLine({ profile, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) }, ['login'], ['--base-url', entry.baseUrl])}\n`
-      : '';
+  const login = found === undefined ? `${ownProfileLogin(entry.baseUrl, profile, inv.timeout)}\n` : '';
   return `${login}${capitalized(called)} has transaction ${text(txn)} as payout ${text(entry.payoutId)} ${where(entry)}; look it up with: ${commandLine(invocationFor(entry, profile, inv), ['payout', 'get'], [txn])}`;
 }

@@ -34,7 +34,7 @@ export class OtherSenderRows {
     if (!s) return undefined;
     const inv = { ...this.#inv, profile: s.profile };
     const resume = entry.batch ? resumeCommand(inv, this.deps.clock, entry.batch) : commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]);
-    const advice = `${goneAdvice(entry.baseUrl, s)}${resume}`;
+    const advice = `${goneAdvice(entry.baseUrl, s, this.#inv.timeout)}${resume}`;
     if (!this.#met.has(s.profile)) this.#met.set(s.profile, { sender: s, resume: advice });
     return {
       profile: s.profile,
