@@ -19,6 +19,7 @@ import { parseErrorBody, parseOrThrow, authUserSchema, walletsSchema, type AuthU
 import { sizeWords } from '../config/regular-file.js';
 import { refusedKeyHint, type KeySource } from './refused-key.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
+import { keyIdOf } from '../config/key-id.js';
 
 export interface HttpResponse {
   status: number;
@@ -139,6 +140,16 @@ export class ApiClient {
   /** Whether a payout request has left through this client (its outcome aside): cli.ts, OutputError. */
   get sentPayout(): boolean {
     return this.#sentPayout;
+  }
+
+  /**
+   * The id of the key this client sends (config/key-id.ts), journaled with each payout, and
+   * whether it came from PAYCTL_API_KEY: how a run tells the payouts its key sent (payouts/sender-profile.ts).
+   */
+  get runKey(): { keyId: string; keyFrom?: 'env' } | undefined {
+    const key = this.#opts.credentials.apiKey;
+    if (!key) return undefined;
+    return this.#opts.credentials.source === 'env' ? { keyId: keyIdOf(key), keyFrom: 'env' } : { keyId: keyIdOf(key) };
   }
 
   async close(): Promise<void> {

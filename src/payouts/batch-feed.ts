@@ -26,6 +26,8 @@ export interface RowJournal {
   profile?: string | undefined;
   /** 'env' when the run's key is from PAYCTL_API_KEY (sender-profile.ts keyFromOf), journaled with each row. */
   keyFrom?: 'env' | undefined;
+  /** The id of the run's API key (JournalEntry.keyId), journaled with each row. */
+  keyId?: string | undefined;
 }
 
 /** The batch run each row is journaled with: its id and file, and the options a resume repeats (set only when given). */
@@ -51,6 +53,7 @@ function beginRow(it: BatchItem, o: RowJournal): Promise<JournalEntry> {
     absent: it.earlier === undefined,
     profile: o.profile,
     keyFrom: o.keyFrom,
+    keyId: o.keyId,
     origin: {
       batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row, ...runOptions(o.batch) } : undefined,
       fingerprint: it.fingerprint || undefined,
@@ -112,6 +115,7 @@ export interface FeedOptions {
   batch?: JournaledRun | undefined;
   profile?: string | undefined;
   keyFrom?: 'env' | undefined;
+  keyId?: string | undefined;
   /** Rows journaled together, ahead of the senders. */
   ahead: number;
   /** A run without --batch-id: each group, once journaled, is looked for among other runs' rows before it is sent (paid-meanwhile.ts). */
@@ -153,7 +157,7 @@ export class RowFeed {
 
   #journal(i: number, it: BatchItem): Taken {
     const { o } = this;
-    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile, keyFrom: o.keyFrom });
+    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile, keyFrom: o.keyFrom, keyId: o.keyId });
     entry.catch(() => {}); // handled where it is awaited
     return { i, it, entry };
   }

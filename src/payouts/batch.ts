@@ -88,6 +88,8 @@ export async function runBatch(
     batch: o.batch,
     profile: o.profile,
     keyFrom: o.keyFrom,
+    // The id of the key each row is sent with (sender-profile.ts): the client's.
+    keyId: o.api.runKey?.keyId,
     ahead: Math.max(MIN_GROUP, o.concurrency),
     contest: o.contest,
   });

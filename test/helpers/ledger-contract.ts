@@ -101,6 +101,22 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await (await open()).get(OTHER, 'p-1')).toBeUndefined();
     });
 
+    it("keeps the id of the key that sent each payout (keyId), alone and as a batch's row, its outcome recorded", async () => {
+      const ledger = await open();
+      const lone = await ledger.begin({ baseUrl: BASE, payoutId: 'k-1', body: body('k-1'), now: T0, profile: 'live', keyFrom: 'env', keyId: '0123456789abcdef' });
+      const row = await ledger.begin({ baseUrl: BASE, payoutId: 'k-2', body: body('k-2'), now: T0, profile: 'live', keyId: 'fedcba9876543210', log: true });
+      await ledger.record(lone, unknown);
+      await ledger.record(row, accepted('tx-k-2'));
+      await ledger.closeLog();
+      // Another process's view: read back from where the store keeps it, not from this one's memory.
+      const other = await open();
+      expect(await other.get(BASE, 'k-1')).toMatchObject({ profile: 'live', keyFrom: 'env', keyId: '0123456789abcdef', outcome: { kind: 'unknown' } });
+      expect(await other.get(BASE, 'k-2')).toMatchObject({ profile: 'live', keyId: 'fedcba9876543210', outcome: { kind: 'accepted' } });
+      // One journaled before payctl kept it reads as before, without one.
+      await ledger.begin({ baseUrl: BASE, payoutId: 'k-3', body: body('k-3'), now: T0, profile: 'live' });
+      expect((await other.get(BASE, 'k-3'))!.keyId).toBeUndefined();
+    });
+
     it('begin again reuses the first key; another body or another key is a JournalConflict', async () => {
       const ledger = await open();
       const first = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, randomKey: true });

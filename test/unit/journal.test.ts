@@ -506,6 +506,20 @@ describe('Journal: the profile, and reading every entry (history)', () => {
     await expect(journal.get(BASE, 'p-1')).rejects.toThrow(ConfigError);
   });
 
+  it('records the id of the key that sent it, covered by the HMAC; one that is no key id is damaged even when signed', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0, profile: 'staging', keyId: '0123456789abcdef' });
+    expect((await journal.get(BASE, 'p-1'))!.keyId).toBe('0123456789abcdef');
+    const file = entryFile(BASE, 'p-1');
+    const raw = readFileSync(file, 'utf8');
+    writeFileSync(file, raw.replace('"keyId": "0123456789abcdef"', '"keyId": "fedcba9876543210"'));
+    await expect(journal.get(BASE, 'p-1')).rejects.toThrow(/checksum does not match/);
+    // Signed with this folder's key (as a payctl with a bug might write it): still never acted on.
+    const key = Buffer.from(readFileSync(join(root, 'journal.key'), 'utf8').trim(), 'hex');
+    const { mac: _mac, ...rest }: Record<string, unknown> = { ...(JSON.parse(raw) as Record<string, unknown>), keyId: 'sk_live_0123' };
+    writeFileSync(file, JSON.stringify({ ...rest, mac: createHmac('sha256', key).update(JSON.stringify(rest)).digest('hex') }, null, 2));
+    await expect(journal.get(BASE, 'p-1')).rejects.toThrow(/is damaged \(unexpected content\)/);
+  });
+
   it('an entry without a profile (written before it was recorded) verifies; adding one on disk does not', async () => {
     await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
     const file = entryFile(BASE, 'p-1');

@@ -68,7 +68,15 @@ const row = async (url: string, payoutId: string) => (await sql<StoredRow>(url, 
 
 /** A ledger with one payout claimed and accepted (tx-<id>), with a fingerprint and a repeat key. */
 async function sent(l: PostgresLedger, id: string): Promise<JournalEntry> {
-  const e = await l.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, profile: 'team', origin: { fingerprint: `fp-${id}`, repeatKey: `rk-${id}` } });
+  const e = await l.begin({
+    baseUrl: BASE,
+    payoutId: id,
+    body: body(id),
+    now: T0,
+    profile: 'team',
+    keyId: '0123456789abcdef',
+    origin: { fingerprint: `fp-${id}`, repeatKey: `rk-${id}` },
+  });
   return l.record(e, accepted(`tx-${id}`));
 }
 
@@ -190,6 +198,12 @@ const EDITS: Array<[string, (id: string) => [string, unknown[]], RegExp]> = [
     'its created_at moved a millisecond on',
     (id) => [`UPDATE payctl_ledger_entries SET created_at = created_at + interval '1 millisecond' WHERE payout_id = $1`, [id]],
     /its created_at column does not match its entry/,
+  ],
+  // Who may resend it (sender-profile.ts): another key's id would hand it to that key's run.
+  [
+    'the id of the key that sent it',
+    (id) => [`UPDATE payctl_ledger_entries SET entry = replace(entry, '"keyId":"0123456789abcdef"', '"keyId":"fedcba9876543210"') WHERE payout_id = $1`, [id]],
+    /does not match its contents/,
   ],
   ['its host', (id) => [`UPDATE payctl_ledger_entries SET host = 'elsewhere' WHERE payout_id = $1`, [id]], /does not match its contents/],
   ['its signature removed', (id) => [`UPDATE payctl_ledger_entries SET signature = NULL WHERE payout_id = $1`, [id]], /it is not signed/],

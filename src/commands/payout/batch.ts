@@ -44,7 +44,6 @@ import { resolve } from 'node:path';
 import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal, refusePlanFile } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 import { matchedNotes, settleCommands } from './batch-matched.js';
-import { keyFromOf } from '../../payouts/sender-profile.js';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -107,7 +106,8 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
               now: deps.clock.now(),
               batch: run,
               profile: deps.globals.profile,
-              keyFrom: keyFromOf(deps.env),
+              // Who sent each row (sender-profile.ts): the key's id, and whether it is from PAYCTL_API_KEY.
+              ...api.runKey,
             });
           },
           runLockOptions(deps),

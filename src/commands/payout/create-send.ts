@@ -41,7 +41,6 @@ import { heldAdvice } from '../../payouts/held-advice.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { alreadyMadeReport, usedBeforeHint, usedBeforeRefusal } from './create-used-before.js';
 import { futureDate, keyMayBeForgotten, ageUnknown } from '../../payouts/entry-age.js';
-import { keyFromOf } from '../../payouts/sender-profile.js';
 import type { PayoutCreateOptions } from './create.js';
 
 /** A run of `payout create` with its payout read and checked: what each of its steps works with. */
@@ -128,7 +127,8 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         // Found by a batch row that pays the same (the account as compared) and by the repeat guard.
         origin: { fingerprint: comparedFingerprint(request), repeatKey: repeatKey(request) },
         profile: deps.globals.profile,
-        keyFrom: keyFromOf(deps.env),
+        // Who sent it (sender-profile.ts): the key's id, and whether it is from PAYCTL_API_KEY.
+        ...c.api.runKey,
       });
     } catch (err) {
       if (err instanceof JournalConflict) throw conflictError(c, err);

@@ -124,6 +124,8 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
               now: deps.clock.now(),
               batch: { ...batch, ...runOptions },
               profile: deps.globals.profile,
+              // Who sent each payout (sender-profile.ts): the key's id, and whether it is from PAYCTL_API_KEY.
+              ...j.api.runKey,
             });
           },
           runLockOptions(deps),

@@ -81,6 +81,12 @@ export interface JournalEntry {
    * known (sender-profile.ts). Absent: the profile's key, or journaled before payctl recorded it.
    */
   keyFrom?: 'env';
+  /**
+   * The id of the API key that sent it (config/key-id.ts keyIdOf: a hash, no part of the key),
+   * from the profile or PAYCTL_API_KEY: a run whose key has another id did not send it
+   * (sender-profile.ts). Absent in entries journaled before payctl recorded it.
+   */
+  keyId?: string;
   /** The batch run that sent it: its id, the file (absolute path) and the row, and how it was run. */
   batch?: EntryBatch;
   /** What it pays, without its id (identity.ts): finds the same payout under other ids. */
@@ -180,6 +186,8 @@ export interface BeginOptions {
   profile?: string;
   /** 'env' when the run's API key came from PAYCTL_API_KEY (JournalEntry.keyFrom; sender-profile.ts keyFromOf). */
   keyFrom?: 'env';
+  /** The id of the run's API key (JournalEntry.keyId). */
+  keyId?: string;
   /**
    * One of many rows claimed together (a batch run): the ledger may commit it with the claims
    * of the same moment (group commit), and `closeLog` ends the run's group.

@@ -13,6 +13,7 @@ import { CLAIM_KEY, claimOf, transactionTexts, type LogReader } from './log-read
 import type { JournalMac, StoredEntry } from './mac.js';
 import { entryText } from './entry-file.js';
 import { NOT_ACTED_ON } from './names.js';
+import { isKeyId } from '../../config/key-id.js';
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */
 class ChangedClaim extends Error {}
@@ -42,7 +43,9 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
       (payoutId !== undefined && entry.payoutId !== payoutId) ||
       typeof entry.payoutId !== 'string' ||
       typeof entry.idempotencyKey !== 'string' ||
-      typeof entry.body !== 'string'
+      typeof entry.body !== 'string' ||
+      // The id of the key that sent it decides who may resend it (sender-profile.ts): never guessed at.
+      (entry.keyId !== undefined && !isKeyId(entry.keyId))
     ) {
       throw new Error('unexpected content');
     }

@@ -12,6 +12,7 @@ import { journalBase } from '../base-url.js';
 import type { JournalEntry } from '../ledger.js';
 import { DB_NOW, ENTRIES } from './schema.js';
 import type { RowSigner } from './signing.js';
+import { isKeyId } from '../../../config/key-id.js';
 
 /** The columns of a row, in the order of the statements below. */
 export type RowValues = [
@@ -115,7 +116,9 @@ export function entryOfRow(text: string, payoutId: string, masked: string): Jour
     typeof e.baseUrl !== 'string' ||
     typeof e.idempotencyKey !== 'string' ||
     typeof e.body !== 'string' ||
-    typeof e.createdAt !== 'string'
+    typeof e.createdAt !== 'string' ||
+    // The id of the key that sent it decides who may resend it (sender-profile.ts): never guessed at.
+    (e.keyId !== undefined && !isKeyId(e.keyId))
   ) {
     throw new ConfigError(`The entry of payout ${payoutId} in the ledger ${masked} is not a payout journal entry: it was not written by payctl.`);
   }
