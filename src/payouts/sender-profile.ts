@@ -1,12 +1,16 @@
 /**
  * The profile that sent a journaled payout, against the run's (probe 54-H finding 1): a payout of
  * unknown outcome is resent, searched for and recorded (`history reconcile`, `--resend`,
- * `--made-by`) only with the profile that sent it. Two profiles of one base URL may hold the keys
- * of two accounts: a resend under another account's key is refused as that account's ("The
- * selected wallet id is invalid"), and that account's payout list holds none of this one's
- * records, so "no payout was made" would be read from the wrong account, and the payout retyped
- * and paid twice. The journal keeps the profile's name, never its key: a profile logged in again
- * with another key is taken for the same account (logging a profile in says which account it is).
+ * `--made-by`) only with the key that sent it. Two profiles of one base URL may hold the keys of
+ * two accounts: a resend under another account's key is refused as that account's ("The selected
+ * wallet id is invalid"), and that account's payout list holds none of this one's records, so "no
+ * payout was made" would be read from the wrong account, and the payout retyped and paid twice.
+ * The journal keeps the profile's name and the id of the key that sent it (JournalEntry.keyId: a
+ * hash, never the key). When both the entry's key id and the run's are known, they decide alone:
+ * the same id is the run's own, whatever the profile or PAYCTL_API_KEY; another id is never acted
+ * on with this run's key (`key`), its commands naming the entry's profile, after the login that
+ * gives it the key that sent it when it no longer holds that key (goneAdvice). Without a key id
+ * (an entry journaled before payctl kept one, or a run with no key), the profile decides:
  * An entry journaled under a profile that is gone now, or has another base URL (probe 55-R finding
  * 5), is no more this run's than another profile's: its commands name that profile, after the
  * login that brings it back (goneAdvice), never the run's; but `default` there is taken as not
@@ -16,7 +20,7 @@
  * PAYCTL_API_KEY, `keyFrom`), or a run whose own key comes from PAYCTL_API_KEY, is not acted on by
  * a run over every unknown payout; a run naming it (`--payout-id`) acts on it with the run's
  * profile and key, and a refusal then is never taken for "not made" (that key's account may be
- * another: resend-refused.ts). A batch or plan resumed with another profile leaves its rows
+ * another: resend-refused.ts). A batch or plan resumed with another profile or key leaves its rows
  * journaled under another (heldSender, probe 55-R findings 2 and 3).
  */
 import { commandLine, type Invocation } from '../config/command-line.js';
@@ -25,12 +29,47 @@ import { DEFAULT_PROFILE, isProfileName } from '../config/known-profiles.js';
 import type { ConfigStore } from '../config/store.js';
 import { text } from '../output/text.js';
 import { journalBase, type JournalEntry } from './journal.js';
+import { keyIdOf } from '../config/key-id.js';
 
-/** The profiles of the config folder, as read to tell whether the one that sent an entry can still resolve it. */
-export type Profiles = Pick<ConfigStore, 'profileNames' | 'getProfile'>;
+/** The key a run sends (ApiClient.runKey): its id (config/key-id.ts), and 'env' when it is from PAYCTL_API_KEY. */
+export interface RunKey {
+  keyId: string;
+  keyFrom?: 'env';
+}
 
-/** Who sent `entry`, against the run's profile: the run's own, another profile (named), or not recorded. */
-export type Sender = { kind: 'own' } | { kind: 'other'; profile: string } | { kind: 'gone'; profile: string } | { kind: 'unrecorded' };
+/**
+ * The profiles of the config folder, as read to tell whether the one that sent an entry can still
+ * resolve it; with `runKey`, the key of the run asking (withRunKey), which decides wherever the
+ * entry has a key id too. Without it, the profile alone decides (a run that sends nothing).
+ */
+export type Profiles = Pick<ConfigStore, 'profileNames' | 'getProfile'> & { readonly runKey?: RunKey | undefined };
+
+/**
+ * `config` as seen by a run that sends with `runKey` (the client's: ApiClient.runKey). A profile
+ * read with its key (otherKey) is read once (a batch asks of each of its rows; a keyring, once).
+ */
+export function withRunKey(config: Profiles, runKey: RunKey | undefined): Profiles {
+  const read = new Map<string, ReturnType<Profiles['getProfile']>>();
+  const getProfile: Profiles['getProfile'] = (name, opts) => {
+    if (opts?.readSecrets === false) return config.getProfile(name, opts);
+    if (!read.has(name)) read.set(name, config.getProfile(name, opts));
+    return read.get(name);
+  };
+  return { profileNames: () => config.profileNames(), getProfile, runKey };
+}
+
+/**
+ * Who sent `entry`, against the run's profile and key: the run's own, another profile (named),
+ * one gone, another key than the run's (`key`: under `profile`, which holds it still when
+ * `stored`; `envRun` when the run's key is from PAYCTL_API_KEY, `envSent` when the entry's was),
+ * or not recorded.
+ */
+export type Sender =
+  | { kind: 'own' }
+  | { kind: 'other'; profile: string }
+  | { kind: 'gone'; profile: string }
+  | { kind: 'key'; profile: string; stored: boolean; envRun: boolean; envSent: boolean }
+  | { kind: 'unrecorded' };
 
 /** A sender this run is known not to be: another profile, there or gone. */
 export type OtherSender = Extract<Sender, { profile: string }>;
@@ -54,6 +93,9 @@ export function keyFromOf(env: NodeJS.ProcessEnv): 'env' | undefined {
  * from PAYCTL_API_KEY, or an entry journaled by one, is never the entry's own sender.
  */
 export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles, runKey?: 'env'): Sender {
+  // The key that sent it, when the journal knows it and so does the run, decides alone.
+  const run = config.runKey;
+  if (entry.keyId !== undefined && run !== undefined) return entry.keyId === run.keyId ? { kind: 'own' } : otherKey(entry, inv, config);
   if (entry.profile === undefined || entry.keyFrom === 'env') return { kind: 'unrecorded' };
   if (entry.profile === runProfile(inv)) return runKey === 'env' ? { kind: 'unrecorded' } : { kind: 'own' };
   if (!isProfileName(entry.profile)) return { kind: 'unrecorded' };
@@ -64,10 +106,31 @@ export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles,
   return entry.profile === DEFAULT_PROFILE ? { kind: 'unrecorded' } : { kind: 'gone', profile: entry.profile };
 }
 
-/** Another profile sent `entry` (there, or gone): it is not resent, looked for or recorded with this run's key. */
+/**
+ * `entry`, sent with another key than the run's: under its profile (the run's, when it was not
+ * journaled: the command the run prints then carries it), which holds that key still (`other`,
+ * unless the run's key is from PAYCTL_API_KEY: `key`, to be unset) or not (`key`). Its stored key
+ * is read (the keyring, perhaps) only here, to tell which.
+ */
+function otherKey(entry: JournalEntry, inv: Invocation, config: Profiles): Sender {
+  const profile = entry.profile !== undefined && isProfileName(entry.profile) ? entry.profile : runProfile(inv);
+  let stored = false;
+  try {
+    const p = config.profileNames().includes(profile) ? config.getProfile(profile, { mayBeNew: true }) : undefined;
+    const key = trimKey(p?.apiKey);
+    stored = !!key && !!p?.baseUrl && journalBase(p.baseUrl) === journalBase(entry.baseUrl) && keyIdOf(key) === entry.keyId;
+  } catch {
+    // A key that cannot be read (a keyring locked or gone): not known to hold it.
+  }
+  const envRun = config.runKey?.keyFrom === 'env';
+  // The profile holds it still: that profile's, as any other profile's payout (its printed commands then send it).
+  return stored && !envRun ? { kind: 'other', profile } : { kind: 'key', profile, stored, envRun, envSent: entry.keyFrom === 'env' };
+}
+
+/** Another profile or key sent `entry` (there, or gone): it is not resent, looked for or recorded with this run's key. */
 export function heldSender(entry: JournalEntry, inv: Invocation, config: Profiles): OtherSender | undefined {
   const s = senderOf(entry, inv, config);
-  return s.kind === 'other' || s.kind === 'gone' ? s : undefined;
+  return s.kind === 'other' || s.kind === 'gone' || s.kind === 'key' ? s : undefined;
 }
 
 /**
@@ -76,7 +139,7 @@ export function heldSender(entry: JournalEntry, inv: Invocation, config: Profile
  */
 export function senderInvocation(entry: JournalEntry, inv: Invocation, config: Profiles): Invocation {
   const s = heldSender(entry, inv, config);
-  return s ? { ...inv, profile: s.profile } : inv;
+  return s && s.profile !== runProfile(inv) ? { ...inv, profile: s.profile } : inv;
 }
 
 /** The login that brings back `profile`, which sent a payout of `baseUrl` and is gone, with the run's time limit as every printed command. */
@@ -90,13 +153,23 @@ export function goneLogin(profile: string, baseUrl: string, timeout: string | un
  * Never the run's profile: its key may be another account's.
  */
 export function goneAdvice(baseUrl: string, s: OtherSender, timeout: string | undefined): string {
-  if (s.kind !== 'gone') return '';
+  if (s.kind === 'other') return '';
+  if (s.kind === 'key' && s.stored)
+    return s.envRun ? `profile ${text(s.profile)} holds the API key that sent it, not PAYCTL_API_KEY's; unset PAYCTL_API_KEY; then: ` : '';
   const login = goneLogin(s.profile, baseUrl, timeout);
+  if (s.kind === 'key' && s.envSent)
+    return `it was sent with a key from PAYCTL_API_KEY that profile ${text(s.profile)} does not hold; with the API key that sent it in PAYCTL_API_KEY (or a profile logged in with it: ${login}), run: `;
+  if (s.kind === 'key')
+    return `the API key that sent it is no longer stored under profile ${text(s.profile)} (it was logged in again with another key); log a profile in with the API key that sent it: ${login}; then, with it: `;
   return `profile ${text(s.profile)}, which sent it, is gone from the config or now has another base URL; log it in again with the API key it had: ${login}; then, with it: `;
 }
 
 /** "payout P was sent with profile A, not with this run's profile (B)": why it is not acted on here. */
 export function otherSenderClause(entry: JournalEntry, sender: OtherSender, inv: Invocation): string {
+  if (sender.kind === 'key') {
+    const held = sender.stored ? `, which holds that key` : `, which no longer holds that key`;
+    return `payout ${text(entry.payoutId)} was sent with another API key than this run's (under profile ${text(sender.profile)}${held}), and this run's key may be another account's`;
+  }
   const gone = sender.kind === 'gone' ? ' (now gone from the config, or at another base URL)' : '';
   return `payout ${text(entry.payoutId)} was sent with profile ${text(sender.profile)}${gone}, not with this run's profile (${text(runProfile(inv))}), whose API key may be another account's`;
 }

@@ -150,7 +150,7 @@ describe('a payout sent with --base-url and a key from PAYCTL_API_KEY (probe 55-
   const withKey = (key: string, args: string[]): Promise<Run> =>
     payctl([...args, '--base-url', t.base], { dir: t.dir, clock: new TestClock(), env: { PAYCTL_API_KEY: key } });
 
-  it("another key's run leaves it unknown, named too (a refusal may be that account's); the sending key resolves it", async () => {
+  it("another key's run leaves it unknown, and refuses it named (journaled with key A's id); the sending key resolves it", async () => {
     const id = randomUUID();
     a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
     // An amount no other payout of either account has: account B's list then holds none that could be it.
@@ -161,18 +161,20 @@ describe('a payout sent with --base-url and a key from PAYCTL_API_KEY (probe 55-
     seen.length = 0;
 
     // Journaled as the run's profile ("default", none logged in): before, taken for this run's own and resent with key B.
+    // Journaled with the id of key A, it is known not to be key B's: left unknown, with what to run it with.
     const bare = await withKey(KEY_B, ['history', 'reconcile']);
     expect(bare.code, bare.stdout + bare.stderr).toBe(4);
     expect(seen).toEqual([]);
-    expect(bare.stdout).toContain(`unknown   ${id}  not resent: whose key sent it is not known`);
-    expect(printed(bare.stdout, 'history reconcile')).toEqual(['history', 'reconcile', '--base-url', t.base, '--payout-id', id]);
+    expect(bare.stdout).toContain(`unknown   ${id}  not resent: sent with another API key than this run's; it was sent with a key from PAYCTL_API_KEY`);
+    const command = printed(bare.stdout, 'history reconcile');
+    expect(command.slice(command.indexOf('history'))).toEqual(['history', 'reconcile', '--base-url', t.base, '--payout-id', id]);
 
-    // Named, it is resent with key B; account B refuses it: before, "refused … no payout was made", exit 0.
+    // Named: refused, nothing sent with key B (before the key id, it was resent and account B's refusal left it unknown).
     const named = await withKey(KEY_B, ['history', 'reconcile', '--payout-id', id]);
-    expect(named.code, named.stdout + named.stderr).toBe(4);
+    expect(named.code, named.stdout + named.stderr).toBe(2);
     expect(named.stdout + named.stderr).not.toContain('no payout was made');
-    expect(named.stdout).toContain("this run's API key is not known to be the one that sent it");
-    expect(postsWith('B')).toBe(1);
+    expect(named.stderr).toContain("was sent with another API key than this run's");
+    expect(postsWith('B')).toBe(0);
     expect((await outcome(id))?.kind).toBe('unknown');
 
     const done = await withKey(KEY_A, ['history', 'reconcile', '--payout-id', id]);

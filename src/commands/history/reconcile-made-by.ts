@@ -22,7 +22,7 @@ import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
-import { heldSender, otherSenderClause, type Profiles } from '../../payouts/sender-profile.js';
+import { heldSender, otherSenderClause, withRunKey, type Profiles } from '../../payouts/sender-profile.js';
 import { senderAdvice } from './reconcile-sender.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -30,7 +30,8 @@ import { describeOutcome, document, lines, type ReconcileResult } from './reconc
 export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps, yes = false): Promise<number> {
   // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
   const transactionId = typed.trim().toUpperCase();
-  if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, { inv, config: deps.config() }, ledgerNow(journal, deps.clock));
+  if (!isTransactionId(transactionId))
+    await refuseMalformed(journal, api.baseUrl, payoutId, typed, { inv, config: withRunKey(deps.config(), api.runKey) }, ledgerNow(journal, deps.clock));
   // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
   // payout, or a --made-by naming the same transaction for another, run at the same time from
   // another terminal, is seen (its outcome recorded) before anything here is read.
@@ -57,7 +58,10 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
 
 /** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
 async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps, yes: boolean): Promise<number> {
-  const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, { inv, config: deps.config() }, ['--made-by', transactionId]);
+  const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, { inv, config: withRunKey(deps.config(), api.runKey) }, [
+    '--made-by',
+    transactionId,
+  ]);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
   // A payout sent in its place (its printed P-2, or any id) may have paid it: P is not recorded as made too (create-replaces.ts).
   const instead = await replacementOf(journal, entry);

@@ -33,6 +33,8 @@ export interface ReconcileResult {
   sender?: string;
   /** The login that brings the profile that sent it back, when it is gone (action other-profile). */
   login?: string;
+  /** Sent with another key than this run's (action other-profile: sender-profile.ts `key`): what its line says before `command`. */
+  otherKey?: string;
   /** The command that resolves it with the profile that sent it (action other-profile). */
   command?: string;
   resume?: string;

@@ -53,8 +53,13 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
     payoutId: entry.payoutId,
     action: 'other-profile',
     outcome: 'unknown',
-    ...(s.kind === 'other' || s.kind === 'gone' ? { sender: s.profile } : {}),
-    ...(s.kind === 'gone' ? { login: goneLogin(s.profile, entry.baseUrl, inv.timeout) } : {}),
+    ...(s.kind === 'other' || s.kind === 'gone' || s.kind === 'key' ? { sender: s.profile } : {}),
+    ...(s.kind === 'gone' || (s.kind === 'key' && !s.stored) ? { login: goneLogin(s.profile, entry.baseUrl, inv.timeout) } : {}),
+    ...(s.kind === 'key'
+      ? {
+          otherKey: `sent with another API key than this run's; ${goneAdvice(entry.baseUrl, s, inv.timeout) || `profile ${text(s.profile)} holds it; with that profile: `}`,
+        }
+      : {}),
     command: senderCommand(entry, inv, config),
   };
 }
@@ -62,6 +67,7 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
 /** The line of a payout left to the profile that sent it (action `other-profile`). */
 export function otherSenderLine(r: ReconcileResult): string {
   const id = text(r.payoutId);
+  if (r.otherKey !== undefined) return `unknown   ${id}  not resent: ${r.otherKey}${r.command}\n`;
   if (r.sender === undefined)
     return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or with a key from PAYCTL_API_KEY; or this run's key is from PAYCTL_API_KEY), so no profile or key is taken to have sent it; if this run's did: ${r.command}\n`;
   if (r.login !== undefined)

@@ -38,6 +38,7 @@ import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.j
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
 import { notThisSender, otherSenderLine, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
+import { withRunKey } from '../../payouts/sender-profile.js';
 import { shownBase, unloggedReconcileError } from './reconcile-unlogged.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -78,7 +79,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
         `See what it has with: ${commandLine(inv, ['history'])}`,
       );
     if (!isUnresolved(entry)) return notUnknown(entry, api.baseUrl, deps);
-    refuseOtherSender(entry, inv, deps.config(), opts.resend ? ['--resend'] : [], 'Nothing was sent.');
+    refuseOtherSender(entry, inv, withRunKey(deps.config(), api.runKey), opts.resend ? ['--resend'] : [], 'Nothing was sent.');
     if (opts.resend) await confirmResend(entry, opts, ledgerNow(journal, deps.clock), deps);
   }
   for await (const it of journal.scan()) {
@@ -98,7 +99,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
     if (ledgerOutcome(e) !== 'unknown' || (opts.payoutId !== undefined && e.payoutId !== opts.payoutId)) continue;
     // Another profile's payout (or one journaled without its profile) is left to that profile (reconcile-sender.ts).
-    const notHere = opts.payoutId === undefined ? notThisSender(e, inv, deps.config(), deps.env) : undefined;
+    const notHere = opts.payoutId === undefined ? notThisSender(e, inv, withRunKey(deps.config(), api.runKey), deps.env) : undefined;
     if (notHere) others.push(notHere);
     else todo.push({ name: it.name, payoutId: e.payoutId, t: Date.parse(e.createdAt) || 0 });
   }
@@ -327,7 +328,7 @@ async function reconcileOne(
     clock: deps.clock,
     resendOld: o.resend,
     earlierAttempt: true,
-    senderUnconfirmed: !senderConfirmed(entry, o.inv, deps.config(), deps.env),
+    senderUnconfirmed: !senderConfirmed(entry, o.inv, withRunKey(deps.config(), api.runKey), deps.env),
     // A single payout's id refused as used before is checked against the payout list, as payout create does (used-before.ts).
     checkAlreadyMade: entry.batch === undefined,
     onRetry: ({ attempt, waitMs, reason }) =>

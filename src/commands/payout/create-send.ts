@@ -27,6 +27,7 @@ import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry,
 import { comparedFingerprint, derivedIdempotencyKey, repeatKey } from '../../payouts/identity.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { refuseOtherSender } from '../history/reconcile-sender.js';
+import { withRunKey } from '../../payouts/sender-profile.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
 import { runLockOptions } from '../../payouts/wallet-lock.js';
@@ -111,7 +112,8 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
   // Journaled before with another profile and maybe made (--payout-id run again): resent, looked
   // up and recorded only with that one, whose key may be another account's (reconcile-sender.ts).
   // One that never left (its key refused: nothing was sent) is a first send under any profile.
-  if (c.existing && isUnresolved(c.existing)) refuseOtherSender(c.existing, invocationOf(deps.globals, deps.env), deps.config(), [], 'Nothing was sent.');
+  if (c.existing && isUnresolved(c.existing))
+    refuseOtherSender(c.existing, invocationOf(deps.globals, deps.env), withRunKey(deps.config(), c.api.runKey), [], 'Nothing was sent.');
   // Another run may claim the id between the look-up (create.ts) and this claim: the same refusal.
   const begin = async () => {
     try {

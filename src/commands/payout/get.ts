@@ -22,6 +22,7 @@ import type { Ledger } from '../../payouts/journal.js';
 import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError, UnusableAnswer, type PayoutRef } from '../../payouts/lookup.js';
+import { withRunKey } from '../../payouts/sender-profile.js';
 import { copiedId } from '../../words.js';
 import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
@@ -50,7 +51,7 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
   const ledger = await openLedger(deps);
   const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
-  if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger, deps.config());
+  if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger, withRunKey(deps.config(), api.runKey));
   if ('unknown' in resolved) throw underWait(await notAsked(id, { ledger, baseUrl: api.baseUrl, inv, config: deps.config() }), opts.wait);
   const ref = resolved.ref;
   const again = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [ref.transactionId, ...extra]);

@@ -12,7 +12,17 @@ import type { Deps } from '../../deps.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import type { RowOutcome } from '../../payouts/batch-outcomes.js';
-import { goneAdvice, heldSender, keyFromOf, otherSenderClause, runProfile, type OtherSender } from '../../payouts/sender-profile.js';
+import {
+  goneAdvice,
+  heldSender,
+  keyFromOf,
+  otherSenderClause,
+  runProfile,
+  withRunKey,
+  type OtherSender,
+  type Profiles,
+  type RunKey,
+} from '../../payouts/sender-profile.js';
 import { plural, text } from '../../output/text.js';
 import { resumeCommand } from './batch-commands.js';
 
@@ -23,16 +33,25 @@ export class OtherSenderRows {
   /** Each other profile met, with what to run to resume its rows. */
   readonly #met = new Map<string, { sender: OtherSender; resume: string }>();
 
-  constructor(private readonly deps: Deps) {
+  /** The key this run sends (ApiClient.runKey): a row journaled with another key's id is not this run's. */
+  readonly #runKey: RunKey | undefined;
+  /** The config's profiles with the run's key, read once (withRunKey). */
+  #config: Profiles | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    runKey: RunKey | undefined,
+  ) {
+    this.#runKey = runKey;
     this.#inv = invocationOf(deps.globals, deps.env);
     this.keyFrom = keyFromOf(deps.env);
   }
 
   /** runBatch's `otherSender`: the profile that sent `entry` when it is not this run's, with the row's report message. */
   readonly check = (entry: JournalEntry): { profile: string; message: string } | undefined => {
-    const s = heldSender(entry, this.#inv, this.deps.config());
+    const s = heldSender(entry, this.#inv, (this.#config ??= withRunKey(this.deps.config(), this.#runKey)));
     if (!s) return undefined;
-    const inv = { ...this.#inv, profile: s.profile };
+    const inv = s.profile === runProfile(this.#inv) ? this.#inv : { ...this.#inv, profile: s.profile };
     const resume = entry.batch ? resumeCommand(inv, this.deps.clock, entry.batch) : commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]);
     const advice = `${goneAdvice(entry.baseUrl, s, this.#inv.timeout)}${resume}`;
     if (!this.#met.has(s.profile)) this.#met.set(s.profile, { sender: s, resume: advice });
@@ -45,12 +64,16 @@ export class OtherSenderRows {
   /** The rows left to other profiles (their outcomes' `sender`), said once a profile after the summary. */
   warn(outcomes: RowOutcome[]): void {
     const said: string[] = [];
-    for (const [profile, { resume }] of this.#met) {
+    for (const [profile, { sender, resume }] of this.#met) {
       const rows = outcomes.filter((r) => r.sender === profile).map((r) => r.row);
       if (!rows.length) continue;
       const shown = `${rows.slice(0, 10).join(', ')}${rows.length > 10 ? ', ...' : ''}`;
+      const withWhat =
+        sender.kind === 'key'
+          ? `with another API key than this run's (under profile ${text(profile)}), and this run's key may be another account's`
+          : `with profile ${text(profile)}, not with this run's profile (${text(runProfile(this.#inv))}), whose API key may be another account's`;
       said.push(
-        `${plural(rows.length, 'payout')} (row${rows.length === 1 ? '' : 's'} ${shown}) ${rows.length === 1 ? 'was' : 'were'} sent before with profile ${text(profile)}, not with this run's profile (${text(runProfile(this.#inv))}), whose API key may be another account's: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the profile that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
+        `${plural(rows.length, 'payout')} (row${rows.length === 1 ? '' : 's'} ${shown}) ${rows.length === 1 ? 'was' : 'were'} sent before ${withWhat}: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the ${sender.kind === 'key' ? 'key' : 'profile'} that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
       );
     }
     if (said.length) this.deps.log.warn(said.join('\n'));

@@ -22,6 +22,7 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
 import { journaledSuccessful, noteSettled, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
 import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
+import { withRunKey } from '../../payouts/sender-profile.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
 
@@ -43,7 +44,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (!ref) {
     const ledger = await openLedger(deps);
     const r = await resolvePayoutRef(ledger, api.baseUrl, id);
-    if ('known' in r) throw notLookedUpError(r.known, inv, ledger, deps.config());
+    if ('known' in r) throw notLookedUpError(r.known, inv, ledger, withRunKey(deps.config(), api.runKey));
     if ('unknown' in r) throw unknownIdError(id, inv, ledger);
     ref = r.ref;
   }
