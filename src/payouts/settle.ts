@@ -11,7 +11,9 @@
  * separate: 1 s, doubling up to 15 s between checks, never sooner than a Retry-After the
  * last answer asked for, and cut short to check once more at the time limit. A check that
  * still failed after the read's retries (429, 5xx, the network) does not end the wait once
- * the payout has been seen: the payout was accepted, and the next check may work.
+ * the payout has been seen: the payout was accepted, and the next check may work. A payout read
+ * Successful before (`readSuccessfulBefore`) that a read finds otherwise ends the wait at that
+ * read (a contradiction, payouts/contradiction.ts): waiting on would only hold its exit 4 back.
  * Every wait is on the given clock, so tests run it without real waits.
  */
 import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
@@ -24,6 +26,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import type { Clock } from '../clock.js';
 import type { JournalEntry, Ledger } from './journal.js';
+import { contradicts } from './contradiction.js';
 
 /** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
 export const POLL = { firstMs: 1_000, maxMs: 15_000, maxRetryAfterMs: 60_000 } as const;
@@ -83,16 +86,20 @@ export interface SettleOptions {
   signal?: AbortSignal;
   /** Checks stop this long after the first: the result is then `pending`. */
   timeoutMs: number;
+  /** Read Successful before (the journal, a report's cell): the first read that says otherwise ends the wait, `contradicted`. */
+  readSuccessfulBefore?: boolean;
   onStatus?: (s: WaitStatus) => void;
 }
 
 /**
  * `settled`; `pending` at the time limit; `unread`: after the payout was seen, a read whose answer
- * cannot be used (not the record asked for, unreadable, a 404): its settlement is not known. The
+ * cannot be used (not the record asked for, unreadable, a 404): its settlement is not known;
+ * `contradicted`: read Successful before, otherwise now (at once, never at the limit). The
  * record is the last one seen, `status` its status.
  */
 export type SettleResult = Seen & { elapsedMs: number; checks: number } & (
     | { kind: 'settled'; status: SettledStatus }
+    | { kind: 'contradicted'; status: string }
     /** At the limit; `problem` when the checks after the last read (`readMs` into the wait) all failed, the last one's problem. */
     | { kind: 'pending'; status: string; problem?: string; readMs?: number }
     | { kind: 'unread'; status: string; error: ApiError }
@@ -203,6 +210,7 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
       failing = undefined;
       const status = recordStatus(seen.record);
       opts.onStatus?.({ status, elapsedMs });
+      if (contradicts(status, opts.readSuccessfulBefore ?? false)) return { kind: 'contradicted', status, ...seen, elapsedMs, checks };
       if (isSettled(status)) return { kind: 'settled', status, ...seen, elapsedMs, checks };
     } else {
       if (!seen) throw c.error;

@@ -11,6 +11,8 @@
  *   plain Failed with exit 0;
  * - one read Successful that now reads Pending or a word payctl does not know (probe 54-H,
  *   finding 6): the same, with and without --wait, in the words payout batch status uses;
+ * - under --wait, that contradiction said at the first read that shows it: no wait on the clock,
+ *   not polled through --wait-timeout, the same stdout and stderr as without --wait;
  * - an id not looked up (probe 54-H, finding 5: a mis-pasted id, one copied with a trailing comma
  *   or full stop): with --wait exit 2, never 1 (Failed), code NOT_FOUND; 1 without; no stray line
  *   with the code alone.
@@ -209,6 +211,25 @@ describe('a payout read Successful that a look-up now reads Pending or an odd wo
     // The journal keeps Successful.
     const h = await payctl(['history', '--json'], { dir: cfg.dir });
     expect(h.stdout).toMatch(/"payout_status":\s*"Successful"/i);
+  });
+});
+
+describe('a contradiction seen under --wait (a sandbox that settles in 300 ms)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
+  it('get --wait exits 4 at the first read that contradicts, never waiting for --wait-timeout, in the words of get without --wait', async () => {
+    const { txn, proxy } = await readSuccessful(ctx.sb);
+    proxy.rewriteLookups((raw) => raw.split('"status":"successful"').join('"status":"pending"'));
+    const plain = await payctl(['payout', 'get', txn], { dir: cfg.dir, clock: new TestClock() });
+    expect(plain.code, plain.stderr).toBe(4);
+    for (const extra of [[], ['--wait-timeout', '3600']]) {
+      const clock = new TestClock();
+      const r = await payctl(['payout', 'get', txn, '--wait', ...extra], { dir: cfg.dir, clock });
+      expect(r.code, r.stderr).toBe(4);
+      // Not one wait: the first read said it, and nothing was polled after it.
+      expect(clock.waits, extra.join(' ')).toEqual([]);
+      expect(r.stderr).toBe(plain.stderr);
+      expect(r.stdout).toBe(plain.stdout);
+    }
   });
 });
 

@@ -180,12 +180,13 @@ class StatusRun {
     const ref = this.refs.get(i);
     if (!ref) return;
     try {
-      const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs });
+      const before = readSuccessfulBefore(e, this.entries.get(i));
+      const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs, readSuccessfulBefore: before !== undefined });
       // A later read that could not be used: the row's status is not known (as a read that failed).
       if (r.kind === 'unread') throw r.error;
       this.problems.delete(i);
-      const before = r.status === 'Successful' ? undefined : readSuccessfulBefore(e, this.entries.get(i));
-      if (before !== undefined) return void this.contradicted.set(i, { e, s: rowState(r.record, r.status), before, transactionId: ref.transactionId });
+      // Read Successful before, otherwise now (payouts/contradiction.ts): held back.
+      if (r.kind === 'contradicted') return void this.contradicted.set(i, { e, s: rowState(r.record, r.status), before: before!, transactionId: ref.transactionId });
       this.states.set(i, rowState(r.record, r.status));
       // What it became, for history (the journal of this config folder, when it has the payout).
       if (r.kind === 'settled') await noteSettled(this.journal, this.api.baseUrl, ref.payoutId, r.status);

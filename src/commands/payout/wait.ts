@@ -3,7 +3,8 @@
  * terminal while payouts/settle.ts polls (nothing extra off a terminal or with --json), then the final
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
  * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 4 anything
- * but Successful of a payout the journal has as read Successful (contradiction), 5 still
+ * but Successful of a payout the journal has as read Successful (contradiction: at the first read
+ * that says so, never waited through to --wait-timeout), 5 still
  * Pending at --wait-timeout (with the command to keep waiting), 4 instead when the last status
  * seen is a word payctl does not know (whether it was paid cannot be told), 5 too when a read
  * after the payout was seen could not be used (a page, a 404, another payout's record: its
@@ -72,6 +73,8 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
       clock: deps.clock,
       signal: deps.signal,
       timeoutMs: Math.round((timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000),
+      // Read Successful before: the first read that says otherwise is the contradiction, said at once.
+      readSuccessfulBefore: journaledSuccessful(ref.entry),
       onStatus: (s) => {
         last = s;
         draw();
@@ -170,7 +173,7 @@ function outcomeError(
       { payoutId, hint: `Keep waiting with: ${keepWaiting}` },
     );
   }
-  if (result.status === 'Failed') {
+  if (result.kind === 'settled' && result.status === 'Failed') {
     // On one line: the error's message is shown whole, and a reason with a line break in it
     // ("...\r\nFAKE: Successful") would print a line of the service's making.
     const reason = result.record.failure_reason ? sanitizeInline(result.record.failure_reason) : undefined;
