@@ -84,6 +84,7 @@ export interface RunningListener {
   port: number;
   /** Resolves with stdout's error when it refused an event's line (the event was answered 503 when not forwarded). */
   failed: Promise<Error>;
+  /** Stops listening, ends forwards still waiting, says what they leave; idempotent: every call resolves when the first has. */
   close(): Promise<void>;
 }
 
@@ -338,22 +339,21 @@ export async function startListener(given: ListenerSettings, raw: ListenerDeps):
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.port;
   announce(s, d.log, port, forwarder);
-  return {
-    port,
-    failed,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      const ended = listener.endedNote();
-      if (ended) d.log.warn(ended);
-      const left = forwarder?.outstanding ?? 0;
-      if (left > 0) {
-        d.log.warn(
-          `stopped waiting for the app's answer to ${left === 1 ? 'a forwarded event' : `${left} forwarded events`}: ` +
-            'the app may still act on them, and their senders, answered 502 or cut off, will send them again.',
-        );
-      }
-      await forwarder?.close();
-    },
+  // Once: a second call (Ctrl-C during a stop, a test's cleanup) gets the first call's promise.
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const ended = listener.endedNote();
+    if (ended) d.log.warn(ended);
+    const left = forwarder?.outstanding ?? 0;
+    if (left > 0) {
+      d.log.warn(
+        `stopped waiting for the app's answer to ${left === 1 ? 'a forwarded event' : `${left} forwarded events`}: ` +
+          'the app may still act on them, and their senders, answered 502 or cut off, will send them again.',
+      );
+    }
+    await forwarder?.close();
   };
+  return { port, failed, close: () => (closing ??= close()) };
 }
