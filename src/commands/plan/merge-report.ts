@@ -9,6 +9,11 @@
  * Without a policy nothing here can tell whether the approvals count or how many the plan needs:
  * it says so, and how to judge them, not "approvals that count" and "Then send it". With --json:
  * one line, `required` and `missing` (null without a policy, or when they could not be counted).
+ * The approvals are counted as plan send of the file counts them: with those the team's shared
+ * ledger keeps for the plan's hash (source.ts withStoredApprovals), said as kept there, not in
+ * the file (`--json`: `in_shared_ledger_only`), one of them that does not count said left out, as
+ * plan send says it. Counting the file's alone, merge said "1 more approval is needed" of a plan
+ * that plan send then sent.
  */
 import { write, type Deps } from '../../deps.js';
 import { CliError } from '../../errors.js';
@@ -17,7 +22,10 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { plural, text } from '../../output/text.js';
 import type { Approval, Plan, ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, type Policy } from '../../plans/policy.js';
+import { approvalHolds } from '../../plans/signatures.js';
+import type { Ledger } from '../../payouts/journal.js';
 import { counting, personName } from './common.js';
+import { withStoredApprovals, type LoadedPlan } from './source.js';
 
 export interface Merged {
   path: string;
@@ -36,25 +44,45 @@ interface Judged {
   problem?: string;
   /** Approvers the policy lists who may still approve it (not its maker, not counted already). */
   mayApprove: string[];
+  /** The keys of the approvals that count. */
+  valid: Set<string>;
+}
+
+/** The merged file as plan send of it reads it (`loaded`), with the ledger read, or why it could not be read (`problem`). */
+interface AsSent {
+  loaded: LoadedPlan;
+  ledger?: Ledger;
+  problem?: string;
 }
 
 export async function reportMerge(m: Merged, deps: Deps): Promise<void> {
+  const sent = await asSendReadsIt(m, deps);
+  const plan = sent.loaded.plan;
   const named = m.added.map((a) => ({ a, as: countedAs(a, m.policy) }));
-  const judged = m.policy ? await judge(m, m.policy, deps) : undefined;
+  const judged = m.policy ? await judge(m, sent, m.policy, deps) : undefined;
   const missing = judged?.required === undefined || judged.problem ? undefined : Math.max(0, judged.required - judged.counted);
+  // Counted, and kept in the shared ledger only (not in the file): said so, as plan show says it.
+  const storedOnly = (sent.loaded.alsoStored?.approvals ?? [])
+    .filter((a) => (judged ? judged.valid.has(a.fingerprint) : a.fingerprint !== plan.maker.fingerprint && approvalHolds(plan.hash, a)))
+    .map((a) => ({ name: countedAs(a, m.policy) ?? a.name, fingerprint: a.fingerprint }));
   if (deps.globals.json) {
     const added = named.map(({ a, as }) => ({ name: a.name, fingerprint: a.fingerprint, ...(as ? { counted_as: as } : {}) }));
-    const approvals = judged ? judged.counted : counting(m.plan, undefined);
-    const out = { plan: m.path, hash: m.plan.hash, added, approvals, required: judged?.required ?? null, missing: missing ?? null };
+    const approvals = judged ? judged.counted : counting(plan, undefined);
+    const stored = storedOnly.length ? { in_shared_ledger_only: storedOnly } : {};
+    const out = { plan: m.path, hash: m.plan.hash, added, approvals, ...stored, required: judged?.required ?? null, missing: missing ?? null };
     await write(deps.io.stdout, JSON.stringify(judged && missing ? { ...out, may_approve: judged.mayApprove } : out) + '\n');
     return;
   }
   for (const { a, as } of named)
     if (as && personName(as) !== personName(a.name))
       deps.log.warn(`The approval by the key ${a.fingerprint} names itself ${text(a.name)}; the policy ${text(m.policy!.file)} counts this key as ${text(as)}.`);
+  if (!judged && sent.problem)
+    deps.log.warn(`The approvals the team's shared ledger keeps for this plan were not read (${sent.problem}); plan send of the file counts them too.`);
+  const n = storedOnly.length;
+  const kept = n ? `; ${n} of them (${storedOnly.map((a) => text(a.name)).join(', ')}) ${n === 1 ? 'is' : 'are'} kept in the team's shared ledger, not in the file` : '';
   const carries = judged
-    ? `it now carries ${plural(judged.counted, 'approval')} that count${judged.counted === 1 ? 's' : ''}${judged.required === undefined ? '' : ` (${judged.required} required)`}`
-    : `it now carries approvals by ${plural(counting(m.plan, undefined), 'person', 'people')}`;
+    ? `it now carries ${plural(judged.counted, 'approval')} that count${judged.counted === 1 ? 's' : ''}${judged.required === undefined ? '' : ` (${judged.required} required)`}${kept}`
+    : `it now carries approvals by ${plural(counting(plan, undefined), 'person', 'people')}${kept}`;
   if (m.added.length === 0) deps.log.info(`Nothing to merge: ${m.path} carries every approval of the copies already; ${carries}.`);
   else
     deps.log.success(
@@ -84,26 +112,49 @@ function countedAs(a: Approval, policy: Policy | undefined): string | undefined 
   return policy?.byKey.get(a.fingerprint)?.name;
 }
 
-/** The plan under the policy: approvals that count, and how many plan send asks (counted as plan send counts them, on the ledger's day). */
-async function judge(m: Merged, policy: Policy, deps: Deps): Promise<Judged> {
-  const check = checkApprovals(m.plan, policy);
-  const counted = new Set(check.valid.map((v) => v.name));
-  const makerPerson = policy.byKey.get(m.plan.maker.fingerprint);
-  const mayApprove = [...policy.members.values()].filter((p) => p.roles.has('approver') && p !== makerPerson && !counted.has(p.name)).map((p) => p.name);
-  const base = { counted: check.valid.length, mayApprove };
-  if (check.makerProblem) return { ...base, required: undefined, problem: `plan send refuses it whatever approvals it carries: ${check.makerProblem}.` };
+/** The merged file with the approvals the shared ledger keeps for its hash, as plan send of the file reads it (source.ts). */
+async function asSendReadsIt(m: Merged, deps: Deps): Promise<AsSent> {
+  const file: LoadedPlan = { plan: m.plan, payouts: m.payouts, ref: fileOperand(m.path), label: m.path, ownApprovals: m.plan.approvals.length };
   try {
-    const journal = await openLedger(deps);
+    const ledger = await openLedger(deps);
+    return { loaded: await withStoredApprovals(file, ledger), ledger };
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return { loaded: file, problem: err.message };
+  }
+}
+
+/**
+ * The plan under the policy: approvals that count, as plan send counts them (the file's own, then
+ * those the shared ledger keeps: one of these that does not count is left out, said as plan send
+ * says it), and how many plan send asks (counted as plan send counts them, on the ledger's day).
+ */
+async function judge(m: Merged, sent: AsSent, policy: Policy, deps: Deps): Promise<Judged> {
+  const { plan, ownApprovals } = sent.loaded;
+  const check = checkApprovals(plan, policy, ownApprovals);
+  for (const r of check.ignored) deps.log.warn(`Not counted: ${r}`);
+  const counted = new Set(check.valid.map((v) => v.name));
+  const makerPerson = policy.byKey.get(plan.maker.fingerprint);
+  const mayApprove = [...policy.members.values()].filter((p) => p.roles.has('approver') && p !== makerPerson && !counted.has(p.name)).map((p) => p.name);
+  const base = { counted: check.valid.length, mayApprove, valid: new Set(check.valid.map((v) => v.fingerprint)) };
+  if (check.makerProblem) return { ...base, required: undefined, problem: `plan send refuses it whatever approvals it carries: ${check.makerProblem}.` };
+  const notCounted = (why: string): Judged => ({
+    ...base,
+    required: undefined,
+    problem: `How many approvals it needs was not counted (${why}); plan show says, once the ledger can be read.`,
+  });
+  if (!sent.ledger) return notCounted(sent.problem ?? 'the ledger was not read');
+  try {
     const need = await approvalsNeeded(
       policy,
       m.payouts.map((p) => p.request),
-      journal,
-      m.plan.base_url,
-      await journal.now(),
+      sent.ledger,
+      plan.base_url,
+      await sent.ledger.now(),
     );
     return { ...base, required: need.required };
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    return { ...base, required: undefined, problem: `How many approvals it needs was not counted (${err.message}); plan show says, once the ledger can be read.` };
+    return notCounted(err.message);
   }
 }

@@ -145,9 +145,10 @@ export function makerClockNote(p: Dated, firstPaid: number): string | undefined 
 /**
  * A plan file with the approvals the shared ledger keeps for its hash added after its own: one
  * per key, the file's standing where both have one (so a key is never counted twice). With the
- * local journal, or a plan the shared ledger does not hold, the file as it is.
+ * local journal, or a plan the shared ledger does not hold, the file as it is. Plan merge reads
+ * the file it merged into through this too, to count its approvals as plan send will.
  */
-async function withStoredApprovals(loaded: LoadedPlan, ledger: Ledger): Promise<LoadedPlan> {
+export async function withStoredApprovals(loaded: LoadedPlan, ledger: Ledger): Promise<LoadedPlan> {
   const store = ledger.plans;
   const stored = store && (await store.get(loaded.plan.hash));
   if (!store || !stored) return loaded;
