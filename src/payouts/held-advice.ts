@@ -2,7 +2,8 @@
  * What a person is told to do about a payout whose outcome payctl cannot settle by itself (an
  * entry the 24-hour rule holds, a refused resend, a payout id the service says was used before):
  * the records of the payout list that could be it, and the commands to choose from, each of which
- * runs as printed.
+ * runs as printed: no `--made-by` while a later payout of the same details blocks it (LaterTwin),
+ * what resolves that one first instead, as the refusal says it.
  */
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
@@ -48,16 +49,64 @@ export function madeByOffers(
   return { offered, notOffered };
 }
 
-/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate it would take (madeByOffers), and `--resend`. */
+/**
+ * A payout journaled after the entry that pays what it pays and may have paid it: while it does,
+ * `--made-by` of the entry is refused (commands/payout/create-replaces.ts replacementOf, said by
+ * commands/history/reconcile-made-by.ts laterTwin): what the refusal says (`said`) and advises
+ * (`hint`: the later payout's reconcile, or where to see it).
+ */
+export interface LaterTwin {
+  payoutId: string;
+  said: string;
+  hint: string;
+}
+
+/** What a person chooses from for an entry payctl will not resend on its own (choiceCommands). */
+export interface Choices {
+  madeBy: string[];
+  resend: string;
+  notOffered: Map<PayoutRecord, string>;
+  /** Candidates there are to record as made, but a later payout blocks `--made-by` (no `madeBy` printed): what resolves it first, then this reconcile again. */
+  later?: LaterTwin & { again: string; offered: number };
+}
+
+/**
+ * The two commands a person chooses from for an entry payctl will not resend on its own: one
+ * `--made-by` per candidate it would take (madeByOffers), and `--resend`. While a later payout
+ * blocks `--made-by` (`later`), none is printed, as each would be refused: what that refusal
+ * advises instead, and this reconcile again after it.
+ */
 export function choiceCommands(
   entry: JournalEntry,
   search: CandidateSearch | { error: string },
   inv: Invocation,
   claimed?: ReadonlyMap<string, string>,
-): { madeBy: string[]; resend: string; notOffered: Map<PayoutRecord, string> } {
+  later?: LaterTwin,
+): Choices {
   const { offered, notOffered } = 'error' in search ? { offered: [], notOffered: new Map<PayoutRecord, string>() } : madeByOffers(entry, search, claimed);
+  const resend = commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']);
+  if (later && offered.length)
+    return {
+      madeBy: [],
+      resend,
+      notOffered,
+      later: { ...later, again: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]), offered: offered.length },
+    };
   const madeBy = offered.map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
-  return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']), notOffered };
+  return { madeBy, resend, notOffered };
+}
+
+/** The `--made-by` commands offered (`If it is this payout, record it as made:`), or while a later payout blocks them, what resolves that one first; '' when neither. */
+export function madeByLines(choices: Pick<Choices, 'madeBy' | 'later'>): string {
+  const { madeBy, later } = choices;
+  if (later) {
+    return (
+      `If ${later.offered === 1 ? 'it is' : 'one of them is'} this payout, it cannot be recorded as made yet. ${later.said}\n` +
+      `${later.hint}\nThen reconcile this payout again: ${later.again}\n`
+    );
+  }
+  if (!madeBy.length) return '';
+  return `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n${madeBy.map((c) => `  ${c}\n`).join('')}`;
 }
 
 /** The candidates not offered as made (madeByOffers), each with why; '' when none. */
@@ -73,7 +122,13 @@ export function notOfferedLines(notOffered: ReadonlyMap<PayoutRecord, string>): 
  * dated in the future: entry-age.ts): why it was not resent, the candidates, and the commands to
  * choose from (each runs as printed).
  */
-export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation, now: Date): string {
+export function heldAdvice(
+  entry: JournalEntry,
+  search: CandidateSearch | { error: string },
+  inv: Invocation,
+  now: Date,
+  choices: Choices = choiceCommands(entry, search, inv),
+): string {
   const id = text(entry.payoutId);
   let out = `Payout ${id} ${sentClause(entry, now)} and no answer was read. The service may have forgotten its idempotency key after 24 hours, so payctl does not resend it on its own.\n`;
   const candidates = 'error' in search ? [] : search.candidates;
@@ -98,12 +153,9 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
     if (left) out += `  ${left}\n`;
     if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
   }
-  const { madeBy, resend, notOffered } = choiceCommands(entry, search, inv);
-  if (madeBy.length) {
-    out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
-    for (const c of madeBy) out += `  ${c}\n`;
-  }
+  const { madeBy, resend, notOffered, later } = choices;
+  out += madeByLines(choices);
   out += notOfferedLines(notOffered);
-  out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
+  out += `If ${madeBy.length || later ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
   return out;
 }

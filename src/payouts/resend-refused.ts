@@ -25,7 +25,7 @@ import type { JournalEntry } from './journal.js';
 import type { PayoutRecord } from '../service/schemas.js';
 import { findRecordCommand } from './lookup.js';
 import { type CandidateSearch, type ListSearch } from './candidate-search.js';
-import { choiceCommands, notOfferedLines } from './held-advice.js';
+import { choiceCommands, madeByLines, notOfferedLines, type Choices } from './held-advice.js';
 import { COMPARED, leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
 import { checkedCandidates, type UsedBeforeSend } from './used-before.js';
 import { inner, type SendResult } from './send-result.js';
@@ -99,15 +99,10 @@ export function refusedAdvice(
   entry: JournalEntry,
   search: ListSearch,
   inv: Invocation,
-  choices: { madeBy: string[]; notOffered?: ReadonlyMap<PayoutRecord, string> } = choiceCommands(entry, search, inv),
+  choices: Pick<Choices, 'madeBy' | 'later'> & { notOffered?: ReadonlyMap<PayoutRecord, string> } = choiceCommands(entry, search, inv),
 ): string {
-  const { madeBy } = choices;
   const notOffered = choices.notOffered ?? new Map<PayoutRecord, string>();
-  let out = '';
-  if (madeBy.length) {
-    out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
-    for (const c of madeBy) out += `  ${c}\n`;
-  }
+  let out = madeByLines(choices);
   out += notOfferedLines(notOffered);
   out += `Look for the earlier payout among the service's payouts (same account, amount and currency, at any time):\n  ${findRecordCommand(entry, inv)}\n`;
   out += `Sending it again uses the same idempotency key and body, and the list is searched again if it is refused again.\n`;

@@ -4,7 +4,9 @@
  * HTTP: refused (exit 2, nothing recorded) as the README says, naming that payout, while it may
  * have paid it (its outcome unknown), within 24 hours and 25 hours later (TestClock); P stays
  * unknown. Once that one is settled (or accepted with its transaction), P is recorded by its own
- * transaction, and the later one's is refused as recorded for it. Before, only a P whose id the service called used before was checked: a P
+ * transaction, and the later one's is refused as recorded for it. Plain reconcile of P prints no
+ * `--made-by` such a refusal would meet, but the later payout's reconcile, as the refusal advises
+ * (each printed command run back as printed). Before, only a P whose id the service called used before was checked: a P
  * lost as any answer is lost was recorded as made by the transaction the later payout made.
  */
 import { describe, expect, it } from 'vitest';
@@ -74,6 +76,31 @@ describe('--made-by while a payout journaled after it pays the same under an id 
       expect(printed(r.stderr, 'history reconcile')).toEqual(['history', 'reconcile', '--payout-id', mine]);
       await refusedNaming(first, mine, txn, new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR)));
     }
+  });
+
+  it("history reconcile --payout-id P (plain) prints no --made-by that would be refused: the later one's reconcile first, each command run as printed", async () => {
+    // Before, 25 hours on, P was held with both transactions as candidates and a --made-by printed for each: pasted, each was refused (exit 2).
+    const { first, mine } = await twins(true);
+    const clock = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const r = await run(['history', 'reconcile', '--payout-id', first], clock);
+    expect(r.code, r.stderr).toBe(4);
+    // Every reconcile printed, but the --resend (it asks to confirm), pasted back as printed: none refused.
+    const commands = r.stdout.split('\n').filter((l) => l.includes('payctl history reconcile') && !l.includes('--resend'));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const line of commands) {
+      const again = await run(printed(line, 'history reconcile'), clock);
+      expect(again.code, `${line}\n${again.stderr}`).not.toBe(2);
+      expect(again.stderr).not.toContain('Nothing was recorded.');
+    }
+    // The later one's reconcile, then P's again, as the refusal of --made-by advises.
+    expect(commands.map((l) => printed(l, 'history reconcile'))).toEqual([
+      ['history', 'reconcile', '--payout-id', mine],
+      ['history', 'reconcile', '--payout-id', first],
+    ]);
+    expect(r.stdout).toContain(`If one of them is this payout, it cannot be recorded as made yet. Payout ${mine}, journaled after payout ${first}, pays what it pays`);
+    const json = await run(['--json', 'history', 'reconcile', '--payout-id', first], clock);
+    const [result] = (JSON.parse(json.stdout) as { results: Array<{ commands: Record<string, unknown> }> }).results;
+    expect(result!.commands).toMatchObject({ made_by: [], made_by_blocked: { later_payout_id: mine } });
   });
 
   it("that one settled first: the earlier one is then recorded by its own transaction, never by the later one's", async () => {

@@ -16,6 +16,7 @@ import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { findRecordCommand, getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { isTransactionId, TRANSACTION_ID_FORM, type PayoutRecord } from '../../service/schemas.js';
 import { accountForm, maskedWords } from '../../payouts/identity.js';
+import type { LaterTwin } from '../../payouts/held-advice.js';
 import { searchList } from '../../payouts/decide.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime, type Judgement } from '../../payouts/candidate-fields.js';
 import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
@@ -63,16 +64,9 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
     transactionId,
   ]);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
-  // A payout sent in its place (its printed P-2, or any id) may have paid it: P is not recorded as made too (create-replaces.ts).
-  const instead = await replacementOf(journal, entry);
   const now = ledgerNow(journal, deps.clock);
-  if (instead) {
-    throw new UsageError(
-      `Payout ${text(instead.payoutId)}, journaled after payout ${text(payoutId)}, pays what it pays (its outcome: ${describeOutcome(instead)}): sent in its place, it may have paid it, so ${text(payoutId)} is not recorded as made as well. Nothing was recorded.`,
-      [],
-      becameOfHint(instead, now, inv),
-    );
-  }
+  const later = await laterTwin(journal, entry, now, inv);
+  if (later) throw new UsageError(`${later.said} Nothing was recorded.`, [], later.hint);
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
   if (other && other.payoutId !== payoutId) {
     throw new UsageError(
@@ -213,6 +207,23 @@ function settleHint(entry: JournalEntry, now: Date, inv: Invocation, name?: stri
   if (keyMayBeForgotten(entry, now)) return `See the candidates${name ? ` of ${name}` : ''} (listed; nothing is sent) with: ${cmd}`;
   if (entry.outcome === undefined && entry.batch) return `See how to finish ${it} (a batch row with no outcome recorded: its batch's resume is printed) with: ${cmd}`;
   return `Settle ${it} (within 24 hours of its first attempt it is resent under its own idempotency key: one payout either way) with: ${cmd}`;
+}
+
+/**
+ * A payout sent in `entry`'s place (its printed P-2, or any id) that may have paid it
+ * (create-replaces.ts replacementOf): `--made-by` of `entry` is refused while there is one, in
+ * these words, with this advice; plain reconcile prints them instead of `--made-by` commands
+ * that would be refused (held-advice.ts choiceCommands).
+ */
+export async function laterTwin(journal: Ledger, entry: JournalEntry, now: Date, inv: Invocation): Promise<LaterTwin | undefined> {
+  const instead = await replacementOf(journal, entry);
+  if (!instead) return undefined;
+  const p = text(entry.payoutId);
+  return {
+    payoutId: instead.payoutId,
+    said: `Payout ${text(instead.payoutId)}, journaled after payout ${p}, pays what it pays (its outcome: ${describeOutcome(instead)}): sent in its place, it may have paid it, so ${p} is not recorded as made as well.`,
+    hint: becameOfHint(instead, now, inv),
+  };
 }
 
 /** The command that shows what became of `entry` (a payout sent in place of another), by its journaled state. */

@@ -8,7 +8,7 @@ import { plainAmount } from '../../money/amount.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import { findRecordCommand } from '../../payouts/lookup.js';
 import { type CandidateSearch } from '../../payouts/candidate-search.js';
-import { heldAdvice } from '../../payouts/held-advice.js';
+import { heldAdvice, type Choices } from '../../payouts/held-advice.js';
 import { sentShort } from '../../payouts/entry-age.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
@@ -52,12 +52,13 @@ export interface ReconcileResult {
   redirected?: true;
   /** Still unknown because the resend was answered about another payout (its `error` says which): not taken for this one. */
   otherPayout?: true;
-  held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string; notOffered?: ReadonlyMap<PayoutRecord, string> };
+  /** `later`: a payout journaled after it blocks `--made-by` (held-advice.ts choiceCommands): no `madeBy`, what resolves that one first. */
+  held?: Choices & { search: CandidateSearch | { error: string } };
   /**
    * Resent, refused (not as a duplicate), and still unknown: an earlier attempt may have been
    * made. The payout list's records that could be it, and the commands recording one as made (payouts/resend-refused.ts).
    */
-  refused?: { search: CandidateSearch | { error: string }; madeBy: string[]; notOffered?: ReadonlyMap<PayoutRecord, string> };
+  refused?: Pick<Choices, 'madeBy' | 'later'> & { search: CandidateSearch | { error: string }; notOffered?: ReadonlyMap<PayoutRecord, string> };
   /** Held because it is dated in the future by the ledger's clock: how long ago it was sent cannot be told (payouts/entry-age.ts). */
   ageUnknown?: true;
 }
@@ -111,9 +112,9 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
           : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
         commands: r.held
-          ? { made_by: r.held.madeBy, resend: r.held.resend }
+          ? { made_by: r.held.madeBy, resend: r.held.resend, ...laterJson(r.held.later) }
           : r.refused
-            ? { made_by: r.refused.madeBy }
+            ? { made_by: r.refused.madeBy, ...laterJson(r.refused.later) }
             : r.resume
               ? { resume: r.resume }
               : r.command
@@ -128,6 +129,11 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
   };
 }
 
+/** --json's `made_by_blocked`: the later payout that blocks `--made-by` (no made_by commands then), what to run about it first, and this reconcile after. */
+function laterJson(later: Choices['later']): Record<string, unknown> {
+  return later ? { made_by_blocked: { later_payout_id: later.payoutId, reason: later.said, advice: later.hint, then: later.again } } : {};
+}
+
 /** What a person reads for one entry (stdout: the result, with the commands to choose from). */
 export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Date): string {
   const id = text(r.payoutId);
@@ -136,7 +142,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
   if (r.action === 'held') {
     if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
-    return `unknown   ${id}  not resent: ${sentShort(entry, now)}\n${indented(heldAdvice(entry, r.held!.search, inv, now))}\n`;
+    return `unknown   ${id}  not resent: ${sentShort(entry, now)}\n${indented(heldAdvice(entry, r.held!.search, inv, now, r.held))}\n`;
   }
   const how = 'resent with its journaled key';
   if (r.outcome === 'accepted') {

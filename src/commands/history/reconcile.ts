@@ -36,7 +36,7 @@ import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
-import { madeBy } from './reconcile-made-by.js';
+import { laterTwin, madeBy } from './reconcile-made-by.js';
 import { notThisSender, otherSenderLine, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import { shownBase, unloggedReconcileError } from './reconcile-unlogged.js';
@@ -318,7 +318,7 @@ async function reconcileOne(
       payoutId,
       action: 'held',
       outcome: 'unknown',
-      held: { search, ...choiceCommands(entry, search, o.inv, o.claimed) },
+      held: { search, ...choiceCommands(entry, search, o.inv, o.claimed, await laterTwin(journal, entry, now, o.inv)) },
       ...(ageUnknown(entry, now) ? { ageUnknown: true } : {}),
     };
   }
@@ -364,7 +364,7 @@ async function reconcileOne(
     // Answered about another payout (send.ts): the service was reached; the same key gets the same answer.
     ...(r.otherPayout ? { otherPayout: true as const } : {}),
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
-    ...(refusedSearch ? { refused: refusedChoice(entry, refusedSearch, o.inv, o.claimed) } : {}),
+    ...(refusedSearch ? { refused: await refusedChoice(journal, entry, refusedSearch, o, now) } : {}),
   };
 }
 
@@ -387,13 +387,14 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: D
   if (!ok) throw new CancelledError();
 }
 
-/** A refused resend's search with the `--made-by` commands it offers and the candidates it does not (held-advice.ts madeByOffers). */
-function refusedChoice(
+/** A refused resend's search with the `--made-by` commands it offers (none while a later payout blocks them: laterTwin) and the candidates it does not (held-advice.ts madeByOffers). */
+async function refusedChoice(
+  journal: Ledger,
   entry: JournalEntry,
   search: CandidateSearch | { error: string },
-  inv: Invocation,
-  claimed?: ReadonlyMap<string, string>,
-): NonNullable<ReconcileResult['refused']> {
-  const { madeBy, notOffered } = choiceCommands(entry, search, inv, claimed);
-  return { search, madeBy, notOffered };
+  o: { inv: Invocation; claimed: ReadonlyMap<string, string> },
+  now: Date,
+): Promise<NonNullable<ReconcileResult['refused']>> {
+  const { madeBy, notOffered, later } = choiceCommands(entry, search, o.inv, o.claimed, await laterTwin(journal, entry, now, o.inv));
+  return { search, madeBy, notOffered, ...(later ? { later } : {}) };
 }
