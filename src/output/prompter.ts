@@ -85,12 +85,43 @@ export function ask<T>(input: IO['stdin'], signal: AbortSignal, prompt: (ctx: Co
       else closed.abort();
     });
   stream.on('pause', onPause);
+  const restoreRawMode = keepRawMode(stream, () => settled);
   return prompt(ctx)
     .finally(() => {
       settled = true;
       stream.removeListener('pause', onPause);
+      restoreRawMode();
     })
     .catch(interrupted);
+}
+
+/**
+ * Ctrl-Z where no shell does job control (a command run by tmux, `ssh -t host payctl login`,
+ * `docker run -it`): readline takes the terminal out of raw mode and stops the process, but the
+ * kernel discards a stop signal to a process group no shell controls, and the prompt read on with
+ * the terminal echoing what was typed: the rest of a hidden key shown in clear (probe E54, finding
+ * 2). Raw mode turned off while the prompt is unsettled and its input not paused (a closing
+ * readline pauses it; one stopped pauses it when continued) is that case: raw mode is set again.
+ * Returns what puts the stream's own setRawMode back.
+ */
+function keepRawMode(stream: NodeJS.ReadableStream & { isRaw?: boolean; isPaused?: () => boolean }, settled: () => boolean): () => void {
+  const tty = stream as unknown as { setRawMode?: (raw: boolean) => unknown };
+  const own = Object.prototype.hasOwnProperty.call(tty, 'setRawMode');
+  const setRaw = tty.setRawMode;
+  if (typeof setRaw !== 'function') return () => {};
+  tty.setRawMode = function (raw: boolean) {
+    const r = setRaw.call(this, raw);
+    if (!raw) {
+      setImmediate(() => {
+        if (!settled() && stream.isRaw === false && stream.isPaused?.() === false) setRaw.call(stream, true);
+      });
+    }
+    return r;
+  };
+  return () => {
+    if (own) tty.setRawMode = setRaw;
+    else delete tty.setRawMode;
+  };
 }
 
 export async function createPrompter(io: IO, signal: AbortSignal): Promise<Prompter> {

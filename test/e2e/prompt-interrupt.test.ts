@@ -78,3 +78,38 @@ describe.skipIf(!tmuxAvailable())('login at a terminal: Ctrl-D at the hidden key
     expect(r.code).not.toBe(0);
   });
 });
+
+/**
+ * Ctrl-Z at the hidden key prompt where no shell does job control (a command run by tmux, as by
+ * `ssh -t host payctl login` or `docker run -it`; probe E54, finding 2): readline takes the
+ * terminal out of raw mode and stops the process, but the kernel discards a stop signal to a
+ * process group no shell controls, so payctl went on reading with the terminal's echo on: the rest
+ * of the key was shown in clear, and accepted. The prompt keeps the terminal as it was.
+ */
+describe.skipIf(!tmuxAvailable())('login at a terminal no shell controls: Ctrl-Z at the hidden key prompt', () => {
+  it('the rest of the key is never shown; the key typed is taken whole', async () => {
+    term = startInTerminal([process.execPath, BIN, 'login', '--base-url', ctx.sb.baseUrl, '--profile', 'other', '--insecure-storage'], {
+      PAYCTL_CONFIG_DIR: dir,
+      HOME: dir,
+      NO_COLOR: '1',
+      LANG: 'C.UTF-8',
+    });
+    await term.waitFor(/^\? API key/m, 15_000);
+    const key = ctx.sb.apiKey;
+    const [head, rest] = [key.slice(0, 11), key.slice(11)];
+    term.type(head);
+    term.keys('C-z');
+    // The rest typed once Ctrl-Z has been read (an idle prompt reads a key at once): typed with it,
+    // both would be read before the terminal's mode changed, and nothing would show either way.
+    await new Promise((r) => setTimeout(r, 300));
+    term.type(rest);
+    term.keys('Enter');
+    // The screen with its history: what was ever shown.
+    const screen = await term.waitFor(/^EXIT:\d+$/m, 15_000);
+    expect(screen).not.toContain(rest.slice(-12));
+    expect(screen).toMatch(/^EXIT:0$/m);
+    const r = await payctlInProcess(['config', 'list', '--profile', 'other', '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(key.slice(-4));
+  });
+});
