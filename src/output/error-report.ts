@@ -75,7 +75,10 @@ function fieldsOf(err: unknown): ErrorFields {
       ...base,
       message: err.message,
       code: 'USAGE_ERROR',
-      errors: err.issues.map(({ field, message, row }) => ({ field, message, ...(row !== undefined ? { row } : {}) })),
+      // Each problem one entry (README): a refusal of no single flag or cell is one of field "".
+      errors: err.issues.length
+        ? err.issues.map(({ field, message, row }) => ({ field, message, ...(row !== undefined ? { row } : {}) }))
+        : [{ field: '', message: err.message }],
     };
   }
   // One code for a payout of unknown outcome, whatever left it so (create, get, reconcile alike).

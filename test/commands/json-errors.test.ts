@@ -294,6 +294,20 @@ describe('usage errors found while the command line is read: the same shape', ()
   });
 });
 
+describe('a refusal of no single flag or cell: one entry, field ""', () => {
+  // Probe E54, finding 5: these gave "errors":[], and a script reading errors[0] got nothing.
+  it('a plan that cannot be read, a setting payctl does not know, a login without a key', async () => {
+    for (const args of [
+      ['plan', 'send', 'nosuch.json', '--json'],
+      ['config', 'set', 'nosuch', '--stdin', '--json'],
+      ['login', '--profile', 'q1', '--base-url', ctx.sb.baseUrl, '--json'],
+    ]) {
+      const e = usageJson(await payctl(args, { dir: setup.dir, input: '' }));
+      expect(e.errors, args.join(' ')).toEqual([{ field: '', message: e.message }]);
+    }
+  });
+});
+
 describe('the error shape', () => {
   const plain = makeStyle(false);
 
