@@ -29,10 +29,10 @@ function createArgs(wallet: string, account: string, id: string): string[] {
   return [...args, '--name', 'Later Test', '--provider', 'ecobank', '--account', account, '--payout-id', id, '--yes'];
 }
 
-/** Sends it with its answer lost (the sandbox commits it): exit 4, unknown. */
+/** Sends it with its answer lost (the sandbox commits it): exit 4, unknown; the back-off waited on a TestClock. */
 async function lostAnswer(args: string[]): Promise<void> {
   ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  const r = await run(args);
+  const r = await run(args, new TestClock());
   ctx.sb.faults.clear();
   expect(r.code, r.stderr).toBe(4);
 }

@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import { payoutPosts, postedPayoutId, writeFile } from '../helpers/batch.js';
 import { checkBatch, identifiedRows, openBatch, type IdentifiedRow } from '../../src/payouts/batch-load.js';
 import { derivedPayoutId, legacyDerivedPayoutId } from '../../src/payouts/identity.js';
@@ -42,7 +43,7 @@ let seq = 0;
 const uniq = (): string => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 
 const batch = (args: string[]): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir });
-const create = (args: string[]): Promise<Run> => payctl(['payout', 'create', ...args], { dir: setup.dir });
+const create = (args: string[], clock?: TestClock): Promise<Run> => payctl(['payout', 'create', ...args], { dir: setup.dir, ...(clock ? { clock } : {}) });
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -338,7 +339,7 @@ describe('payout create: the same payout typed again', () => {
       '--yes',
     ];
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
-    const first = await create(args);
+    const first = await create(args, new TestClock());
     sb.faults.clear();
     expect(first.code, first.stderr).toBe(4);
     expect(heldFor(sb, wal)).toHaveLength(1);

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import { heldFor } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
@@ -52,7 +53,8 @@ describe('POST /payout answered with a redirect', () => {
     const wallet = freshWallet(ctx.sb, '1000.00');
     const id = randomUUID();
     const args = ['payout', 'create', '--wallet', wallet, '--amount', '41.31', '--currency', 'SLE', '--type', 'bank'];
-    expect((await payctl([...args, '--name', 'Adama Turay', '--provider', 'ecobank', '--account', '7001234568', '--payout-id', id, '--yes'], { dir })).code).toBe(4);
+    const create = [...args, '--name', 'Adama Turay', '--provider', 'ecobank', '--account', '7001234568', '--payout-id', id, '--yes'];
+    expect((await payctl(create, { dir, clock: new TestClock() })).code).toBe(4);
     ctx.sb.faults.clear();
     proxy.rewriteEveryPayout(() => ({ status: 307, body: '', contentType: 'text/html' }));
     const rec = await payctl(['history', 'reconcile'], { dir });

@@ -14,6 +14,7 @@ import { freshWallet, requestArrived, useSandbox } from '../helpers/sandbox.js';
 import { newKey, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { TestClock } from '../helpers/clock.js';
 import { printed } from '../helpers/printed.js';
 import { Journal } from '../../src/payouts/journal.js';
 
@@ -104,7 +105,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     const { invoice, november, out } = await mistyped();
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
     const next = printed(out, 'payout create');
-    const lost = await payctl([...next, '--timeout', '2'], { dir: b.dir });
+    const lost = await payctl([...next, '--timeout', '2'], { dir: b.dir, clock: new TestClock() });
     ctx.sb.faults.clear();
     expect(lost.code, lost.stderr).toBe(4);
     const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
@@ -193,7 +194,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
   it('P-2 sent with its answer lost, then resolved by reconcile: P recorded as not made with it (probe 49-P #2: P unknown for good)', async () => {
     const { invoice, out } = await mistyped();
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const lost = await payctl([...printed(out, 'payout create'), '--timeout', '2'], { dir: b.dir });
+    const lost = await payctl([...printed(out, 'payout create'), '--timeout', '2'], { dir: b.dir, clock: new TestClock() });
     ctx.sb.faults.clear();
     expect(lost.code, lost.stderr).toBe(4);
     const rec = await payctl(['history', 'reconcile', '--payout-id', `${invoice}-2`], { dir: b.dir });
@@ -207,7 +208,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     const { invoice, out } = await mistyped();
     const next = printed(out, 'payout create');
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    expect((await payctl([...next, '--timeout', '2'], { dir: b.dir })).code).toBe(4);
+    expect((await payctl([...next, '--timeout', '2'], { dir: b.dir, clock: new TestClock() })).code).toBe(4);
     ctx.sb.faults.clear();
     const again = await payctl(next, { dir: b.dir });
     expect(again.code, again.stderr).toBe(0);
@@ -253,7 +254,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
   it('a full reconcile where P is held and its P-2 (answer lost) is accepted later in the run: P said closed, counts and exit 0 (probe 49-Q F6: "1 still unknown", exit 4)', async () => {
     const { invoice, out } = await mistyped();
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    expect((await payctl([...printed(out, 'payout create'), '--timeout', '2'], { dir: b.dir })).code).toBe(4);
+    expect((await payctl([...printed(out, 'payout create'), '--timeout', '2'], { dir: b.dir, clock: new TestClock() })).code).toBe(4);
     ctx.sb.faults.clear();
     const rec = await payctl(['history', 'reconcile'], { dir: b.dir });
     expect(rec.stdout).toContain(`refused   ${invoice}  not made: sent as payout ${invoice}-2 instead, accepted in this run`);

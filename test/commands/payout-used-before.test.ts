@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { newKey, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
@@ -203,7 +204,7 @@ describe('payout create of a payout id the service already has', () => {
     const before = ctx.sb.payouts().length;
     ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/list', kind: 'status', status: 500, times: Infinity });
 
-    const r = await payctl(createArgs(wallet, id, '11.37'), { dir: b.dir });
+    const r = await payctl(createArgs(wallet, id, '11.37'), { dir: b.dir, clock: new TestClock() });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).not.toContain('Already submitted');
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);

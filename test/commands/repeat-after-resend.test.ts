@@ -34,7 +34,7 @@ function createArgs(wallet: string): string[] {
 }
 
 /** Sends the payout with its answer lost (the sandbox commits it): exit 4, unknown; its payout id. */
-const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, (a) => run(a), args);
+const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, run, args);
 
 describe('payout create typed again just after history reconcile --resend of a payout 25 hours old', () => {
   it('is refused as a repeat of the resend (exit 2, nothing sent); --allow-repeat sends it', async () => {

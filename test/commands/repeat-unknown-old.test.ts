@@ -36,7 +36,7 @@ function createArgs(wallet: string, account: string, name = 'Ibrahim Bangura'): 
 const account = (): string => `44${10_000_000 + Math.floor(Math.random() * 80_000_000)}`;
 
 /** Sends the payout with its answer lost (the sandbox commits it): exit 4, unknown; its payout id. */
-const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, (a) => run(a), args);
+const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, run, args);
 
 describe('payout create typed again 25 hours after a payout of unknown outcome', () => {
   it('is refused (exit 2, nothing sent), --allow-repeat or not, at a terminal too, pointing at history reconcile', async () => {
@@ -135,7 +135,7 @@ describe("a batch's rows of unknown outcome first sent 25 hours ago, its file se
     }));
     const file = writeFile(setup.work.file('nov1.csv'), toCsv(rows));
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const first = await run(['payout', 'batch', file, '--batch-id', 'nov1', '--concurrency', '1', '--yes']);
+    const first = await run(['payout', 'batch', file, '--batch-id', 'nov1', '--concurrency', '1', '--yes'], new TestClock());
     ctx.sb.faults.clear();
     expect(first.code, first.stderr).toBe(4);
     const from = ctx.sb.requests().length;

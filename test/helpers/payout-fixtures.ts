@@ -11,6 +11,7 @@ import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
 import type { PayoutRequest } from '../../src/payouts/request.js';
 import { tempWorkDir } from './batch.js';
 import { tempConfigDir } from './cli.js';
+import { TestClock } from './clock.js';
 import { payctl } from './in-process.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -194,11 +195,17 @@ export function previousRepeatKey(r: Pick<PayoutRequest, 'walletId' | 'account' 
 
 /**
  * Runs a payout create (`args`, without --payout-id) whose answer is lost after the sandbox made
- * the payout (reset-after-commit on every try): exit 4, unknown; returns its payout id.
+ * the payout (reset-after-commit on every try): exit 4, unknown; returns its payout id. `run` is
+ * given a TestClock for payctl to wait its retries' back-off on (no real waits; its journal times
+ * run ahead of real time by the seconds waited).
  */
-export async function createWithLostAnswer(sb: Sandbox, run: (args: string[]) => Promise<{ code: number | null; stderr: string }>, args: string[]): Promise<string> {
+export async function createWithLostAnswer(
+  sb: Sandbox,
+  run: (args: string[], clock: TestClock) => Promise<{ code: number | null; stderr: string }>,
+  args: string[],
+): Promise<string> {
   sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  const first = await run(args);
+  const first = await run(args, new TestClock());
   sb.faults.clear();
   expect(first.code, first.stderr).toBe(4);
   const id = /The outcome of payout (\S+) is unknown/.exec(first.stderr)?.[1];
