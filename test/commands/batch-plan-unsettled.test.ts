@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { payoutPosts, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
 import { journalInFlight, useBatchFolders } from '../helpers/batch-fixtures.js';
@@ -19,7 +20,8 @@ import { Journal } from '../../src/payouts/journal.js';
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
 
-const batch = (args: string[]): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir });
+/** `payout batch <args>`; given a clock (a TestClock: back-off against a failing sandbox without real waits), on it. */
+const batch = (args: string[], clock?: TestClock): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...(clock ? { clock } : {}) });
 
 /** A row to a fresh account of `zeros` leading zeros. */
 function row(wallet: string, name: string, zeros = 2, amount = '100.00'): BatchRow {
@@ -34,7 +36,7 @@ describe('a row of unknown outcome (its run killed, in fact paid) sent in a file
     const file = writeFile(setup.work.file('k.csv'), toCsv(rows));
     // The service commits each payout and its answer is lost: both of unknown outcome, both paid.
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const sent = await batch([file, '--yes']);
+    const sent = await batch([file, '--yes'], new TestClock());
     ctx.sb.faults.clear();
     expect(sent.code, sent.stderr).toBe(4);
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
@@ -121,7 +123,7 @@ describe('a row paying the same person as a payout of unknown outcome, written o
     const first = row(wallet, 'Abu Kamara', 0, '13.00');
     const file = writeFile(setup.work.file('abu.csv'), toCsv([first]));
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const sent = await batch([file, '--batch-id', 'first-abu', '--yes']);
+    const sent = await batch([file, '--batch-id', 'first-abu', '--yes'], new TestClock());
     ctx.sb.faults.clear();
     expect(sent.code, sent.stderr).toBe(4);
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);

@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { payctl, startPayctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import type { Clock } from '../../src/clock.js';
 import { batchRows, payoutPosts, readCsvReport, toCsv } from '../helpers/batch.js';
 import { useBatchFolders } from '../helpers/batch-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -19,7 +21,11 @@ afterEach(() => ctx.sb.faults.clear());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A batch file of `n` rows and a report folder beside it; the run started, the folder removed once the first row is at the service. */
+/**
+ * A batch file of `n` rows and a report folder beside it; the run started, the folder removed once
+ * the first row is at the service. The run's waits (a retry's back-off) are on a TestClock held
+ * until the folder is gone: no real back-off, and no run that ends before the folder is removed.
+ */
 async function runLosingReportFolder(n: number, extra: string[] = []) {
   const sb = ctx.sb;
   const wallet = freshWallet(sb, '100000.00', 'SLE');
@@ -30,9 +36,14 @@ async function runLosingReportFolder(n: number, extra: string[] = []) {
   mkdirSync(reports);
   const report = join(reports, 'pay.report.csv');
   const from = sb.requests().length;
-  const run = startPayctl(['payout', 'batch', file, '--concurrency', '1', '--report', report, '--yes', ...extra], { dir: folders.dir });
+  let gone = (): void => {};
+  const removed = new Promise<void>((r) => (gone = r));
+  const fake = new TestClock();
+  const clock: Clock = { now: () => fake.now(), sleep: async (ms, signal) => removed.then(() => fake.sleep(ms, signal)) };
+  const run = startPayctl(['payout', 'batch', file, '--concurrency', '1', '--report', report, '--yes', ...extra], { dir: folders.dir, clock });
   while (payoutPosts(sb, from).length < 1) await sleep(5);
   rmSync(reports, { recursive: true, force: true });
+  gone();
   return { rows, file, reports, report, from, result: await run.done };
 }
 

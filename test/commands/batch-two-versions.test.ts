@@ -269,7 +269,7 @@ describe('payout batch: a run without --batch-id resumed after a named batch pai
     const file = writeFile(setup.work.file('advance.csv'), toCsv(rows));
     // Every answer lost: both rows unknown (exit 4).
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
-    const lost = await startPayctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir: setup.dir }).done;
+    const lost = await startPayctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir: setup.dir, clock: new TestClock() }).done;
     ctx.sb.faults.clear();
     expect(lost.code, lost.stderr).toBe(4);
     // The same people under a batch of its own, another note: before, paid again (the rows of

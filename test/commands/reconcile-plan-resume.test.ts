@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { writeLoggedIn } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
@@ -53,7 +54,7 @@ describe('an interrupted plan send, reconciled', () => {
     const made = await payctl(['plan', 'create', file, '--batch-id', tag, '-o', plan], { dir });
     expect(made.code, made.stderr).toBe(0);
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const sent = await payctl(['plan', 'send', plan, '--concurrency', '3', '--yes'], { dir });
+    const sent = await payctl(['plan', 'send', plan, '--concurrency', '3', '--yes'], { dir, clock: new TestClock() });
     ctx.sb.faults.clear();
     expect(sent.code, sent.stderr).toBe(4);
     // What a killed run leaves: a row journaled with no outcome.

@@ -174,7 +174,7 @@ describe('under 24 hours: resent with the same key and body, one payout either w
     mkdirSync(join(dir, 'reports'));
     writeFileSync(file, 'wallet_id,amount,currency,type,name,provider,account_number,note\n' + `${wallet},22.00,SLE,bank,Alie Turay,ecobank,${account()},${tag}\n`);
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const sent = await run(['payout', 'batch', file, '--batch-id', tag, '--report', report, '--concurrency', '3', '--yes']);
+    const sent = await run(['payout', 'batch', file, '--batch-id', tag, '--report', report, '--concurrency', '3', '--yes'], { clock: new TestClock() });
     expect(sent.code, sent.stderr).toBe(4);
     ctx.sb.faults.clear();
     const journal = new Journal(dir);
@@ -358,7 +358,7 @@ describe('over 24 hours: never resent without a person choosing', () => {
     const team = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'team'], { dir, input: ctx.sb.apiKey + '\n' });
     expect(team.code, team.stderr).toBe(0);
     ctx.sb.faults.add({ path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const first = await run(['payout', 'batch', file, '--profile', 'team', '--yes']);
+    const first = await run(['payout', 'batch', file, '--profile', 'team', '--yes'], { clock: new TestClock() });
     expect(first.code, first.stderr).toBe(4);
     ctx.sb.faults.clear();
 
@@ -388,7 +388,7 @@ describe('over 24 hours: never resent without a person choosing', () => {
     writeFileSync(file, 'wallet_id,amount,currency,type,name,provider,account_number,note\n' + `${wallet},21.00,SLE,bank,Alie Turay,ecobank,${acct},${tag}\n`);
     // The run journals its row, the request leaves, and the process ends (the second Ctrl-C) before any answer is recorded.
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const sent = await run(['payout', 'batch', file, '--batch-id', tag, '--yes']);
+    const sent = await run(['payout', 'batch', file, '--batch-id', tag, '--yes'], { clock: new TestClock() });
     expect(sent.code, sent.stderr).toBe(4);
     ctx.sb.faults.clear();
     const journal = new Journal(dir);
