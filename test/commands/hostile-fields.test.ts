@@ -8,6 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import { configDir, hostile, hostileProfile, json, useHostileCleanups } from '../helpers/hostile.js';
 import { shellSplit } from '../helpers/pty.js';
 
@@ -162,7 +163,8 @@ describe('a body compressed with Content-Encoding: gzip (payctl asks for none; p
       const dir = configDir();
       hostileProfile(dir, h);
       for (const extra of [[], ['--json'], ['-v']]) {
-        const r = await payctl(['balances', ...extra], { dir });
+        // The 502's retries wait on a TestClock: no real back-off.
+        const r = await payctl(['balances', ...extra], { dir, clock: new TestClock() });
         expect(r.code, r.stderr).toBe(1);
         // Before: "a body that is not JSON: \"\ufffd\ufffd…\"".
         expect(r.stderr).toContain(

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/e2e.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { TestClock } from '../helpers/clock.js';
 
 const KEY = 'sk_live_proxy_faults_0123456789';
 const BASE = 'https://api.example.test/v2';
@@ -53,12 +54,14 @@ afterAll(async () => {
   cfg?.cleanup();
 });
 
-const run = (args: string[], env: Record<string, string>) => payctl(args, { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY, ...env } });
+/** payctl `args` with `env`; given a clock (a TestClock: the retries' back-off without real waits), on it. */
+const run = (args: string[], env: Record<string, string>, clock?: TestClock) =>
+  payctl(args, { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY, ...env }, ...(clock ? { clock } : {}) });
 
 describe('a proxy that fails is named, and ends the run', () => {
   it('HTTPS_PROXY on a closed port: exit 4 naming the proxy (never its password) and the variables, not "is the service running"', async () => {
     const port = await closedPort();
-    const r = await run(['balances', '--base-url', BASE], { HTTPS_PROXY: `http://puser:ProxyPw77@127.0.0.1:${port}` });
+    const r = await run(['balances', '--base-url', BASE], { HTTPS_PROXY: `http://puser:ProxyPw77@127.0.0.1:${port}` }, new TestClock());
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`Could not connect to the proxy 127.0.0.1:${port}: connection refused; nothing was sent to api.example.test.`);
     expect(r.stderr).toMatch(/HTTPS_PROXY.*HTTP_PROXY.*NO_PROXY/);
@@ -68,7 +71,7 @@ describe('a proxy that fails is named, and ends the run', () => {
 
   it('a proxy that closes every CONNECT: exit 4 naming it, a few CONNECTs (the retries), not thousands', async () => {
     const proxy = await fakeProxy('drop');
-    const r = await run(['balances', '--base-url', BASE, '--timeout', '2'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+    const r = await run(['balances', '--base-url', BASE, '--timeout', '2'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` }, new TestClock());
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`The proxy 127.0.0.1:${proxy.port} closed the connection before opening a tunnel to api.example.test; nothing was sent.`);
     expect(r.stderr).toMatch(/HTTPS_PROXY.*NO_PROXY/);
@@ -79,7 +82,7 @@ describe('a proxy that fails is named, and ends the run', () => {
 
   it('a proxy that never answers CONNECT: --timeout ends each attempt, exit 4 naming the proxy', async () => {
     const proxy = await fakeProxy('hold');
-    const r = await run(['balances', '--base-url', BASE, '--timeout', '1'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+    const r = await run(['balances', '--base-url', BASE, '--timeout', '1'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` }, new TestClock());
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`The proxy 127.0.0.1:${proxy.port} did not open a tunnel to api.example.test within 1 s; nothing was sent.`);
     expect(proxy.connects()).toBeLessThanOrEqual(10);
@@ -87,7 +90,7 @@ describe('a proxy that fails is named, and ends the run', () => {
 
   it('a tunnel opened at once to a service that never answers the TLS handshake: the service timed out, not the proxy', async () => {
     const proxy = await fakeProxy('open');
-    const r = await run(['balances', '--base-url', BASE, '--timeout', '1'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+    const r = await run(['balances', '--base-url', BASE, '--timeout', '1'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` }, new TestClock());
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(
       `Connecting to api.example.test through the proxy 127.0.0.1:${proxy.port} timed out after 1 s: the proxy opened the tunnel, api.example.test did not complete the connection; nothing was sent.`,
