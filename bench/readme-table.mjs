@@ -2,7 +2,14 @@
 // payctl against the floors, the goals of issue #17, and what a user would use instead.
 import { readFileSync } from 'node:fs';
 
-const r = JSON.parse(readFileSync(new URL('results.json', import.meta.url), 'utf8'));
+let r;
+try {
+  r = JSON.parse(readFileSync(new URL('results.json', import.meta.url), 'utf8'));
+} catch (err) {
+  // No run yet (a fresh clone: the file is not committed), or one cut short.
+  console.error(`bench/results.json cannot be read (${err.code ?? err.message}): a full \`npm run bench\` writes it.`);
+  process.exit(1);
+}
 const ms = (x) => (x >= 10_000 ? `${Math.round(x / 100) / 10} s` : `${Math.round(x)} ms`);
 const pct = (x) => `${Math.round(x * 100)}%`;
 const find = (prefix) => r.cases.find((c) => c.case.startsWith(prefix));
