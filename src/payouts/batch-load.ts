@@ -22,6 +22,7 @@ import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, recentSinglesSaid, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
+import { isUnresolved } from './unresolved.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
 import { ChangedRows, comparedSince, FilePayouts, stillUnpaid } from './changed-rows.js';
 import { sentWithOtherDetails } from './changed-cells.js';
@@ -169,10 +170,12 @@ export async function planBatch(
   wallets: Wallet[],
   balancesCommand?: string,
   settle: SettleCommands = PLAIN_SETTLE,
+  held?: (e: JournalEntry) => boolean,
 ): Promise<BatchPlan> {
   const now = await journal.now();
   const recentSince = comparedSince(src.batchId, now);
   const p = new Planning(src, checked, journal, baseUrl, wallets, recentSince, now, balancesCommand);
+  p.held = held;
   // The rows in groups: a ledger on a server looks a group up at once (Ledger.prefetch). What
   // the file's reading found is said in the order it would have been without the groups.
   const read = new ProblemsInOrder();
@@ -253,6 +256,8 @@ class Planning {
   readonly #dups: DuplicateGroups;
   #rows = 0;
   #toSend = 0;
+  /** Whether a journaled row was sent by another profile or key, or without its key's id (planBatch's `held`). */
+  held: ((e: JournalEntry) => boolean) | undefined;
 
   constructor(
     readonly src: BatchSource,
@@ -303,7 +308,8 @@ class Planning {
       return;
     }
     this.#toSend++;
-    const bad = walletProblem(r.row, r.request, this.#byId, this.balancesCommand);
+    // A row of unknown outcome another sender may have paid is left to it (its send says so, exit 4), never to be edited (probe 56-K finding 5).
+    const bad = r.earlier && isUnresolved(r.earlier) && this.held?.(r.earlier) ? undefined : walletProblem(r.row, r.request, this.#byId, this.balancesCommand);
     if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.

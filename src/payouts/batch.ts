@@ -60,7 +60,7 @@ export interface RunBatchOptions {
    * sender-profile.ts heldSender): that profile, and what the row's report says; such a row is not
    * sent with this run's key (another account's, perhaps), and left unknown as it was.
    */
-  otherSender?: (entry: JournalEntry) => { profile: string; message: string } | undefined;
+  otherSender?: (entry: JournalEntry) => Promise<{ profile: string; message: string } | undefined>;
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
   /**
    * When this run began, by the ledger's clock (Ledger.now: the one entries are dated by): a row
@@ -122,7 +122,7 @@ export async function runBatch(
         break;
       }
       // One place a row's journaled entry is sent from: another profile's is left to that profile (probe 55-R findings 2, 3).
-      const other = o.otherSender?.(entry);
+      const other = await o.otherSender?.(entry);
       if (other) {
         book.otherSender(i, it, other.profile, other.message);
         continue;

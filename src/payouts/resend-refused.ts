@@ -15,6 +15,10 @@
  *   one that failed: unknown (exit 4), journaled marked `anyTime` (decide.ts leftUnknown),
  *   naming the candidates; `history reconcile --payout-id ID --made-by TXN` records one as made
  *   (refusedAdvice), as printed.
+ * A refusal of the payout's wallet as not found or invalid for this key (WALLET_NOT_FOUND, "The
+ * selected wallet id is invalid") is the sign of another account's key (README "history
+ * reconcile"; probe 56-K finding 1): never "no payout was made", whatever the key's id says; it
+ * is left unknown without a search (that account's list has none of the payout's records).
  * The first attempt of an entry journaled fresh, refused, is refused as it is: no search (send.ts).
  */
 import { ApiError, NetworkError, type InterruptedError } from '../errors.js';
@@ -71,6 +75,10 @@ function unconfirmedRefusal(status: number, said: string, s: CandidateSearch): s
  * unknown, with the search (SendResult `resendRefused`). `error`: the refusal, as read.
  */
 export async function refusedResend(s: ResendSend, res: HttpResponse, error: ApiError, n: number): Promise<SendResult> {
+  if (walletRefused(error)) {
+    const said = `the service refused the resend (${text(`HTTP ${res.status}: ${inner(error)}`)}): that wallet is not this API key's account's, a sign that the key is another account's than the one that sent it, whose payout list would not have it either; the payout is left unknown: run it with the API key that sent it`;
+    return { ...(await leftUnknown((o) => s.record(o), s.opts.clock, new NetworkError(said), n, res.status)), walletRefused: true };
+  }
   let found: ListSearch;
   try {
     found = await searchList(s.api, s.entry, { signal: s.opts.signal });
@@ -107,4 +115,11 @@ export function refusedAdvice(
   out += `Look for the earlier payout among the service's payouts (same account, amount and currency, at any time):\n  ${findRecordCommand(entry, inv)}\n`;
   out += `Sending it again uses the same idempotency key and body, and the list is searched again if it is refused again.\n`;
   return out;
+}
+
+/** A refusal of the payout's wallet as not found or invalid for the key that sent it: the sign of another account (README "history reconcile"). */
+export function walletRefused(error: ApiError): boolean {
+  if (error.code === 'WALLET_NOT_FOUND') return true;
+  const said = [error.message, ...error.errors.filter((e) => /wallet/i.test(e.field)).map((e) => e.message)];
+  return said.some((m) => /\bwallet[ _]?(id)?\b[^.]*\b(is invalid|does not exist|not found)\b/i.test(m));
 }

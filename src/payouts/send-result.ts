@@ -61,6 +61,8 @@ export type SendResult =
       resendRefused?: CandidateSearch | { error: string };
       /** Answered (a 2xx), but about another payout (AnswerMismatch): the service was reached, and the same key gets the same answer. */
       otherPayout?: true;
+      /** A resend refused as from a wallet this key's account does not have: another account's key (resend-refused.ts walletRefused). */
+      walletRefused?: true;
     };
 
 export interface SendOptions {

@@ -268,7 +268,7 @@ describe('history reconcile on a full disk', () => {
     const r = await payctl(['history', 'reconcile', '--payout-id', id], { dir: cfg.dir });
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
     expect(r.stdout).toBe(
-      `unknown   ${id}  resent with its journaled key: its answer could not be recorded (the service accepted it (transaction ${txn}), but payctl could not record that in its journal: no space left on device (ENOSPC): the disk is full)\n`,
+      `unknown   ${id}  resent with its journaled idempotency key: its answer could not be recorded (the service accepted it (transaction ${txn}), but payctl could not record that in its journal: no space left on device (ENOSPC): the disk is full)\n`,
     );
     expect(r.stderr).toContain(
       `Warning: Cannot write the payout journal ${cfg.dir}${sep}journal: no space left on device (ENOSPC). Free some space on that disk, then run payctl history reconcile --payout-id ${id} again.\n`,
@@ -278,7 +278,7 @@ describe('history reconcile on a full disk', () => {
 
     disk.free = Infinity;
     const again = await payctl(['history', 'reconcile', '--payout-id', id], { dir: cfg.dir });
-    expect(again.stdout).toContain(`accepted  ${id}  resent with its journaled key: transaction ${txn}`);
+    expect(again.stdout).toContain(`accepted  ${id}  resent with its journaled idempotency key: transaction ${txn}`);
     expect(again.code, again.stderr).toBe(0);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
   });

@@ -103,11 +103,11 @@ describe('the local journal of a machine whose clock was two days ahead, its clo
     expect(again.stderr).toMatch(/Payout \S+ is dated in the future \(.*, 2 days from now\), so when it was journaled cannot be told: it is not resent on its own/);
     expectHeldInFuture(again, again.stderr, id, from);
 
-    // history reconcile: held, not resent with its journaled key.
+    // history reconcile: held, not resent with its journaled idempotency key.
     from = ctx.sb.requests().length;
     const r = await payctl(['history', 'reconcile'], { dir });
     expect(r.stdout).toContain(`unknown   ${id}  not resent: dated in the future (2 days from now)`);
-    expect(r.stderr).toContain('1 unknown: 0 resent with their journaled keys, 1 not resent (older than 24 hours or dated in the future)');
+    expect(r.stderr).toContain('1 unknown: 0 resent with their journaled idempotency keys, 1 not resent (older than 24 hours or dated in the future)');
     expectHeldInFuture(r, r.stdout, id, from);
     // The printed --made-by, run as printed: the record made before the entry's date is taken.
     const m = await payctl(madeByCommand(r.stdout), { dir });
@@ -143,7 +143,7 @@ describe('the local journal of a machine whose clock was two days ahead, its clo
     let from = ctx.sb.requests().length;
     const r = await payctl(['history', 'reconcile', '--payout-id', near], { dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`accepted  ${near}  resent with its journaled key`);
+    expect(r.stdout).toContain(`accepted  ${near}  resent with its journaled idempotency key`);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
 
     const far = randomUUID();

@@ -162,15 +162,17 @@ describe('history reconcile (the Done-when scenario)', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines).toContain(
-      `accepted  ${ids[1]}  resent with its journaled key: transaction ${trx}, Pending; the service gave its first answer again: the first attempt had been made`,
+      `accepted  ${ids[1]}  resent with its journaled idempotency key: transaction ${trx}, Pending; the service gave its first answer again: the first attempt had been made`,
     );
     for (const id of ids) {
       expect(heldFor(sb, id)).toHaveLength(1);
       const txn = heldFor(sb, id)[0]!.transaction_id;
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction ${txn}, Pending`)));
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^accepted  ${id}  resent with its journaled idempotency key: transaction ${txn}, Pending`)));
       expect((await journal.get(sb.baseUrl, id))!.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
     }
-    expect(r.stderr).toContain('3 unknown: 3 resent with their journaled keys, 0 not resent (older than 24 hours); now 3 accepted, 0 refused, 0 still unknown.');
+    expect(r.stderr).toContain(
+      '3 unknown: 3 resent with their journaled idempotency keys, 0 not resent (older than 24 hours); now 3 accepted, 0 refused, 0 still unknown.',
+    );
     // Each with the key and body journaled for it.
     const posts = payoutPosts(sb);
     expect(posts).toHaveLength(3);

@@ -44,7 +44,7 @@ describe('--made-by refused: the reconcile it prints, worded by what it does', (
     expect(r.stderr).not.toContain('See the candidates');
     const settle = await payctl(printed(r.stderr, 'history reconcile'), { dir: login.dir, clock: new TestClock(t0) });
     expect(settle.code, settle.stdout + settle.stderr).toBe(0);
-    expect(settle.stdout).toMatch(new RegExp(`^accepted\\s+${id}\\s+resent with its journaled key`, 'm'));
+    expect(settle.stdout).toMatch(new RegExp(`^accepted\\s+${id}\\s+resent with its journaled idempotency key`, 'm'));
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
   });
 

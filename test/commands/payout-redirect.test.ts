@@ -41,7 +41,7 @@ describe('POST /payout answered with a redirect', () => {
 
       const rec = await payctl(['history', 'reconcile'], { dir });
       expect(rec.code, rec.stderr).toBe(0);
-      expect(rec.stdout).toContain(`accepted  ${id}  resent with its journaled key`);
+      expect(rec.stdout).toContain(`accepted  ${id}  resent with its journaled idempotency key`);
       expect(heldFor(ctx.sb, id)).toHaveLength(1);
     });
   }
@@ -59,7 +59,7 @@ describe('POST /payout answered with a redirect', () => {
     proxy.rewriteEveryPayout(() => ({ status: 307, body: '', contentType: 'text/html' }));
     const rec = await payctl(['history', 'reconcile'], { dir });
     expect(rec.code, rec.stderr).toBe(4);
-    expect(rec.stdout).toContain(`unknown   ${id}  resent with its journaled key: The service answered HTTP 307, a redirect without a Location`);
+    expect(rec.stdout).toContain(`unknown   ${id}  resent with its journaled idempotency key: The service answered HTTP 307, a redirect without a Location`);
     expect(rec.stdout).not.toContain('still no answer');
     expect(rec.stderr).not.toContain('when the service can be reached');
   });

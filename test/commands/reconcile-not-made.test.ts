@@ -152,7 +152,7 @@ describe('history reconcile --payout-id ID --resend', () => {
     ctx.sb.faults.clear();
     const r = await run(['history', 'reconcile', '--payout-id', id, '--resend', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction `));
+    expect(r.stdout).toMatch(new RegExp(`^accepted  ${id}  resent with its journaled idempotency key: transaction `));
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
     expect((await outcome(id))?.kind).toBe('accepted');

@@ -142,9 +142,9 @@ describe('a run over every unknown payout meets one another payctl is resolving'
 
     expect(all.code, all.stderr).toBe(4);
     expect(all.stdout).toMatch(new RegExp(`^unknown   ${busy}  not resolved here: Payout ${busy} is locked by another payctl \\(pid \\d+ on `, 'm'));
-    expect(all.stdout).toMatch(new RegExp(`^accepted  ${other}  resent with its journaled key`, 'm'));
+    expect(all.stdout).toMatch(new RegExp(`^accepted  ${other}  resent with its journaled idempotency key`, 'm'));
     expect(all.stderr).toContain(
-      '2 unknown: 1 resent with their journaled keys, 0 not resent (older than 24 hours), 1 being resolved by another payctl; now 1 accepted, 0 refused, 1 still unknown.',
+      '2 unknown: 1 resent with their journaled idempotency keys, 0 not resent (older than 24 hours), 1 being resolved by another payctl; now 1 accepted, 0 refused, 1 still unknown.',
     );
     expect(all.stderr).not.toContain('Nothing was sent');
     expect(m.code, m.stderr).toBe(0);

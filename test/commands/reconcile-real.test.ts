@@ -106,9 +106,11 @@ describe('under 24 hours: resent with the same key and body, one payout either w
     expect(held).toHaveLength(1);
     const txn = held[0]!.transaction_id;
     expect(r.stdout).toBe(
-      `accepted  ${id}  resent with its journaled key: transaction ${txn}, Pending; the service gave its first answer again: the first attempt had been made\n`,
+      `accepted  ${id}  resent with its journaled idempotency key: transaction ${txn}, Pending; the service gave its first answer again: the first attempt had been made\n`,
     );
-    expect(r.stderr).toContain('1 unknown: 1 resent with their journaled keys, 0 not resent (older than 24 hours); now 1 accepted, 0 refused, 0 still unknown.');
+    expect(r.stderr).toContain(
+      '1 unknown: 1 resent with their journaled idempotency keys, 0 not resent (older than 24 hours); now 1 accepted, 0 refused, 0 still unknown.',
+    );
     expect(r.stderr).not.toMatch(/sends nothing/);
     // The same key and the same body as the lost attempts.
     const posts = payoutPosts(ctx.sb);
@@ -161,7 +163,7 @@ describe('under 24 hours: resent with the same key and body, one payout either w
     ctx.sb.setWallet({ wallet_id: wallet, wallet_name: 'Short', currency: 'SLE', balance: '1.00' });
     const r = await run(['history', 'reconcile', '--payout-id', id]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^refused   ${id}  resent with its journaled key: \\S+.*; no payout was made$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^refused   ${id}  resent with its journaled idempotency key: \\S+.*; no payout was made$`, 'm'));
     expect((await journaled(id))?.kind).toBe('rejected');
     expect(heldFor(ctx.sb, id)).toHaveLength(0);
   });
@@ -556,7 +558,7 @@ describe('over 24 hours: never resent without a person choosing', () => {
     const r = await run(['history', 'reconcile', '--payout-id', id, '--resend', '--yes'], { clock: later });
     expect(r.code, r.stderr).toBe(0);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
-    expect(r.stdout).toMatch(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction TXN-BOK-[0-9A-F]{26}, Pending\\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^accepted  ${id}  resent with its journaled idempotency key: transaction TXN-BOK-[0-9A-F]{26}, Pending\\n$`));
   });
 });
 
@@ -601,7 +603,7 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     const r = await payctl(['history', 'reconcile'], { dir: d });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toContain(
-      `unknown   ${id}  resent with its journaled key: answered, but not about this payout (the service answered with transaction ${otherTxn}, which the journal already has for another payout (${other}); it is not taken for this one)\n`,
+      `unknown   ${id}  resent with its journaled idempotency key: answered, but not about this payout (the service answered with transaction ${otherTxn}, which the journal already has for another payout (${other}); it is not taken for this one)\n`,
     );
     // The service answered: never "still no answer", nor "again when the service can be reached".
     expect(r.stdout).not.toContain('still no answer');

@@ -55,7 +55,7 @@ describe("another profile's payout of unknown outcome", () => {
 
     const done = await run(again);
     expect(done.code, done.stdout + done.stderr).toBe(0);
-    expect(done.stdout).toContain(`accepted  ${id}  resent with its journaled key`);
+    expect(done.stdout).toContain(`accepted  ${id}  resent with its journaled idempotency key`);
     expect(postsWith('B')).toBe(0);
     expect(heldFor(a.sb, id)).toHaveLength(1);
     expect(heldFor(b.sb, id)).toHaveLength(0);

@@ -102,7 +102,7 @@ describe('the resend of a payout made, its answer lost, is refused: still unknow
     const r = await run(['history', 'reconcile']);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toContain(
-      `unknown   ${id}  resent with its journaled key: the service refused the resend (The service answered HTTP 404 with a body that is not JSON: `,
+      `unknown   ${id}  resent with its journaled idempotency key: the service refused the resend (The service answered HTTP 404 with a body that is not JSON: `,
     );
     expect(r.stdout).toContain(`but an earlier attempt may have been made: a record at the service could be it`);
     expect(r.stdout).toContain(`: ${txn}\n`);
@@ -193,7 +193,7 @@ describe('the first attempt never reached the service', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^refused   ${id}  resent with its journaled key: INSUFFICIENT_FUNDS: Insufficient wallet balance; the payout list was searched: \\d+ records? read, the whole list, none pays it; no payout was made\\n$`,
+        `^refused   ${id}  resent with its journaled idempotency key: INSUFFICIENT_FUNDS: Insufficient wallet balance; the payout list was searched: \\d+ records? read, the whole list, none pays it; no payout was made\\n$`,
       ),
     );
     expect(listReads(from)).toBeGreaterThan(0);

@@ -52,6 +52,8 @@ export interface ReconcileResult {
   redirected?: true;
   /** Still unknown because the resend was answered about another payout (its `error` says which): not taken for this one. */
   otherPayout?: true;
+  /** Its resend refused as from a wallet this key's account does not have (resend-refused.ts walletRefused): another account's key. */
+  walletRefused?: true;
   /** `later`: a payout journaled after it blocks `--made-by` (held-advice.ts choiceCommands): no `madeBy`, what resolves that one first. */
   held?: Choices & { search: CandidateSearch | { error: string } };
   /**
@@ -144,7 +146,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
     if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
     return `unknown   ${id}  not resent: ${sentShort(entry, now)}\n${indented(heldAdvice(entry, r.held!.search, inv, now, r.held))}\n`;
   }
-  const how = 'resent with its journaled key';
+  const how = 'resent with its journaled idempotency key';
   if (r.outcome === 'accepted') {
     // Only a replay says which attempt made it (the service marks it); otherwise either may have.
     const first = r.replayed === true ? '; the service gave its first answer again: the first attempt had been made' : '';
@@ -155,6 +157,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv, r.refused))}\n`;
   if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
   if (r.redirected) return `unknown   ${id}  ${how}: ${text(r.error)}\n`;
+  if (r.walletRefused) return `unknown   ${id}  ${how}: ${text(r.error)}\n`;
   if (r.otherPayout) return `unknown   ${id}  ${how}: answered, but not about this payout (${text(r.error)})\n${indented(otherPayoutAdvice(entry, inv))}\n`;
   return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
 }

@@ -8,7 +8,9 @@
  * cannot be told (no profile journaled, a key from PAYCTL_API_KEY journaled or this run's) is left
  * unknown by a run over every payout, with its `--payout-id` command: named, it is acted on with
  * the run's profile, and a refusal of its resend is left unknown (senderConfirmed: that key's
- * account may not be the sender's).
+ * account may not be the sender's). One journaled without the id of its key, from a wallet the
+ * run's account does not hold, was sent with another account's key (payouts/unkeyed-wallet.ts):
+ * left unknown by a run over every payout, refused when named (probe 56-K finding 1).
  */
 import { UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
@@ -16,6 +18,7 @@ import { text } from '../../output/text.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import { goneAdvice, goneLogin, heldSender, keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
 import { capitalized } from '../../words.js';
+import { notHeldAdvice, notHeldClause, notHeldCommand, type RunWallets } from '../../payouts/unkeyed-wallet.js';
 import type { ReconcileResult } from './reconcile-output.js';
 
 /** The reconcile command of `entry` with the profile that sent it, `more` after its --payout-id. */
@@ -73,4 +76,29 @@ export function otherSenderLine(r: ReconcileResult): string {
   if (r.login !== undefined)
     return `unknown   ${id}  not resent: sent with profile ${text(r.sender)}, now gone from the config (or at another base URL); log it in again with the API key it had: ${r.login}; then, with it: ${r.command}\n`;
   return `unknown   ${id}  not resent: sent with profile ${text(r.sender)}, whose key this run does not hold (another profile's key may be another account's); with that profile: ${r.command}\n`;
+}
+
+/** `entry` named by --payout-id (`more` as refuseOtherSender's): refused when it has no key id and the run's account does not hold its wallet. */
+export async function refuseNotHeld(entry: JournalEntry, inv: Invocation, wallets: RunWallets, env: NodeJS.ProcessEnv, more: string[], nothing: string): Promise<void> {
+  const wallet = await wallets.notHeld(entry);
+  if (wallet === undefined) return;
+  throw new UsageError(
+    `${capitalized(notHeldClause(entry, wallet))}. ${nothing}`,
+    [],
+    `Reconcile it with the API key that sent it: ${notHeldAdvice(entry, inv, keyFromOf(env) === 'env')}${notHeldCommand(entry, inv, more)}`,
+  );
+}
+
+/** In a run over every unknown payout: the result of `entry` when it has no key id and the run's account does not hold its wallet (left unknown), else undefined. */
+export async function notHeldResult(entry: JournalEntry, inv: Invocation, wallets: RunWallets, env: NodeJS.ProcessEnv): Promise<ReconcileResult | undefined> {
+  const wallet = await wallets.notHeld(entry);
+  if (wallet === undefined) return undefined;
+  return {
+    payoutId: entry.payoutId,
+    action: 'other-profile',
+    outcome: 'unknown',
+    ...(entry.profile !== undefined ? { sender: entry.profile } : {}),
+    otherKey: `${notHeldClause(entry, wallet)}; ${notHeldAdvice(entry, inv, keyFromOf(env) === 'env')}`,
+    command: notHeldCommand(entry, inv),
+  };
 }

@@ -8,7 +8,7 @@
  * age cannot be told), the payout list is searched for
  * candidates, which are shown with the two commands a person chooses from:
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted: reconcile-made-by.ts) or
- * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
+ * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled idempotency key).
  * A resend refused (not as a duplicate) is not taken for "not made" on its word: the payout list
  * is searched for the earlier attempt (payouts/resend-refused.ts); a record that could be it, or a
  * search that cannot tell, leaves it unknown, with the `--made-by` commands.
@@ -37,7 +37,9 @@ import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { laterTwin, madeBy } from './reconcile-made-by.js';
-import { notThisSender, otherSenderLine, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
+import { notHeldResult, notThisSender, otherSenderLine, refuseNotHeld, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
+import { missingEntries } from './reconcile-missing.js';
+import { RunWallets } from '../../payouts/unkeyed-wallet.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import { shownBase, unloggedReconcileError } from './reconcile-unlogged.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
@@ -60,6 +62,11 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   });
   const journal = await openLedger(deps);
   const inv = invocationOf(deps.globals, deps.env);
+  // Journaled without its key's id, from a wallet this run's account does not hold: another account's (unkeyed-wallet.ts).
+  const wallets = new RunWallets(api);
+  const named = opts.payoutId !== undefined ? await journal.get(api.baseUrl, opts.payoutId) : undefined;
+  if (named && isUnresolved(named))
+    await refuseNotHeld(named, inv, wallets, deps.env, opts.resend ? ['--resend'] : opts.madeBy ? ['--made-by', opts.madeBy] : [], 'Nothing was sent.');
   if (opts.madeBy !== undefined) return madeBy(api, journal, opts.payoutId!, opts.madeBy, inv, deps, opts.yes === true);
 
   const base = journalBase(api.baseUrl);
@@ -99,7 +106,10 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
     if (ledgerOutcome(e) !== 'unknown' || (opts.payoutId !== undefined && e.payoutId !== opts.payoutId)) continue;
     // Another profile's payout (or one journaled without its profile) is left to that profile (reconcile-sender.ts).
-    const notHere = opts.payoutId === undefined ? notThisSender(e, inv, withRunKey(deps.config(), api.runKey), deps.env) : undefined;
+    const notHere =
+      opts.payoutId === undefined
+        ? (notThisSender(e, inv, withRunKey(deps.config(), api.runKey), deps.env) ?? (await notHeldResult(e, inv, wallets, deps.env)))
+        : undefined;
     if (notHere) others.push(notHere);
     else todo.push({ name: it.name, payoutId: e.payoutId, t: Date.parse(e.createdAt) || 0 });
   }
@@ -132,22 +142,6 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
 }
 
 /**
- * Entries of this base URL the ledger's record of itself names that are gone (Ledger.journalGaps:
- * deleted, moved aside, a folder restored from an older backup), said as entries passed over:
- * any may be a payout of unknown outcome, so the run never says "No unknown outcomes" (exit 2).
- * One line each for the first ten, then one for the rest (`more`: how many more it stands for).
- */
-async function missingEntries(journal: Ledger, baseUrl: string): Promise<{ said: string[]; more: number }> {
-  const gaps = await journal.journalGaps(baseUrl);
-  if (!gaps?.missing) return { said: [], more: 0 };
-  const said = gaps.payoutIds.map((id) => `the entry of payout ${text(id)} is missing (${GONE})`);
-  const more = gaps.missing - gaps.payoutIds.length;
-  return more > 0 ? { said: [...said, `${more} more entries are missing (${GONE})`], more: more - 1 } : { said, more: 0 };
-}
-
-const GONE = 'journal.index names it: deleted, moved aside or replaced by an older backup';
-
-/**
  * What the run did, after its lines: the --json document, or a count and the batch resumes to
  * run; entries passed over; unknown payouts of other base URLs. Returns how many are still unknown.
  */
@@ -171,7 +165,7 @@ async function sayResults(
     const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no outcome recorded left to the batch's resume` : '';
     const others = (busy ? `, ${busy} being resolved by another payctl` : '') + (other ? `, ${other} left to the profile that sent ${other === 1 ? 'it' : 'them'}` : '');
     deps.log.info(
-      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch - busy - other} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
+      `${results.length} unknown: ${resent} resent with their journaled idempotency keys, ${results.length - resent - batch - busy - other} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
     for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
       deps.log.warn(
@@ -279,7 +273,9 @@ function againAdvice(results: ReconcileResult[], faults: JournalFaults, opts: Re
   const same = opts.payoutId !== undefined ? ['--payout-id', opts.payoutId, ...(opts.resend ? ['--resend'] : [])] : [];
   const again = commandLine(inv, ['history', 'reconcile'], same);
   // A resend refused while an earlier attempt may have been made, or answered about another payout, is no want of an answer: its line says what to do.
-  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused && !r.redirected && !r.otherPayout);
+  const unknown = results.filter(
+    (r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused && !r.redirected && !r.otherPayout && !r.walletRefused,
+  );
   const fault = faults.fault;
   if (fault && unknown.some((r) => r.unrecorded)) deps.log.warn(`${fault.cause}. ${fault.then} ${again} again.`);
   if (unknown.some((r) => !r.unrecorded)) deps.log.warn(`Run ${again} again when the service can be reached.`);
@@ -363,6 +359,8 @@ async function reconcileOne(
     ...(r.lastStatus !== undefined && r.lastStatus >= 300 && r.lastStatus <= 399 ? { redirected: true as const } : {}),
     // Answered about another payout (send.ts): the service was reached; the same key gets the same answer.
     ...(r.otherPayout ? { otherPayout: true as const } : {}),
+    // Refused as another account's wallet (resend-refused.ts walletRefused): an answer; run it with the key that sent it.
+    ...(r.walletRefused ? { walletRefused: true as const } : {}),
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
     ...(refusedSearch ? { refused: await refusedChoice(journal, entry, refusedSearch, o, now) } : {}),
   };

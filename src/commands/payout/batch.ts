@@ -25,7 +25,8 @@ import {
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { slippedBatch } from '../../payouts/repeats.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
-import type { Ledger } from '../../payouts/journal.js';
+import type { JournalEntry, Ledger } from '../../payouts/journal.js';
+import { heldSender, withRunKey } from '../../payouts/sender-profile.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { planJson, totalsJson } from '../../payouts/batch-plan.js';
@@ -78,7 +79,10 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   const since = await journal.now();
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);
-  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock));
+  // Rows another sender may have paid (another profile or key, or journaled without the key's id) are never refused for their wallet: their send says whose they are.
+  const config = withRunKey(deps.config(), api.runKey);
+  const held = (e: JournalEntry) => e.keyId === undefined || heldSender(e, inv, config) !== undefined;
+  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock), held);
   const b = new BatchRun(opts, deps, first, api, journal, inv, load);
 
   await b.refuseOtherBatch();

@@ -16,6 +16,10 @@ import { journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { derivedIdempotencyKey } from '../../payouts/identity.js';
 import { walletProblem } from '../../payouts/wallet-check.js';
+import { RunWallets } from '../../payouts/unkeyed-wallet.js';
+import { isUnresolved } from '../../payouts/lookup.js';
+import { withRunKey } from '../../payouts/sender-profile.js';
+import { refuseNotHeld, refuseOtherSender } from '../history/reconcile-sender.js';
 import { COLUMN_LABELS } from '../../payouts/batch-columns.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { isUuid, missingFields, payoutBody, validatePayout, type FieldName, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
@@ -101,6 +105,8 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   // Checked first without a lock (refused before anything is asked), then again under the lock.
   const policy = await effectivePolicy(deps);
   if (policy) await checkPolicy(policy, c);
+  // An unknown payout of another sender is refused before its wallet is checked, whose refusal would have it edited (probe 56-K findings 1, 5).
+  if (c.existing && isUnresolved(c.existing)) await refuseElsewhere(c.existing, c, wallets);
   // A failed balances read sends nothing, said so (a key refused there: with the payout's own
   // command to send it after login; an earlier attempt of unknown outcome: that it still is).
   await confirmSend(c, wallets, repeat).catch((err: unknown) => {
@@ -117,6 +123,12 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   // A rerun of a P-2 whose answer was lost, accepted now: P is not made either.
   if (r.sent.kind === 'accepted') await recordReplaced(c.journal, r.journaled.entry, deps);
   return reportOutcome(c, r.journaled, r.sent);
+}
+
+/** `existing`, of unknown outcome, refused when another profile or key sent it (reconcile-sender.ts), or its wallet is not the run's account's (unkeyed-wallet.ts). */
+async function refuseElsewhere(existing: JournalEntry, c: CreateRun, wallets: Wallet[] | undefined): Promise<void> {
+  refuseOtherSender(existing, c.inv, withRunKey(c.deps.config(), c.api.runKey), [], 'Nothing was sent.');
+  await refuseNotHeld(existing, c.inv, new RunWallets(c.api, wallets), c.deps.env, [], 'Nothing was sent.');
 }
 
 /**

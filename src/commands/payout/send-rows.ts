@@ -65,7 +65,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   let inFlight = 0;
   // The first Ctrl-C (or SIGTERM) is said at once: the requests it waits for, and how to stop at once.
   const onStop = () => inFlight && progress.say(stopNotice(inFlight, deps.globals.timeoutMs));
-  const others = new OtherSenderRows(deps, o.api.runKey); // rows journaled under another profile: not sent with this one's key
+  const others = new OtherSenderRows(deps, o.api.runKey, o.api); // rows journaled under another profile: not sent with this one's key
   deps.signal.addEventListener('abort', onStop, { once: true });
   try {
     ({ outcomes, stopped, keyRefused } = await runBatch(o.items, {

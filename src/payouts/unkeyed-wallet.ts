@@ -1,0 +1,78 @@
+/**
+ * A payout journaled without the id of the key that sent it (JournalEntry.keyId: an entry of a
+ * payctl before it kept one), checked against the run's account before it is resent, searched
+ * for or recorded (probe 56-K finding 1): its profile alone does not tell whose account sent it,
+ * since that profile may have been logged in again since with another account's key. Such a
+ * resend is refused as that account's ("The selected wallet id is invalid"), that account's
+ * payout list holds none of this one's records, and "no payout was made" read from it has the
+ * payout retyped and paid twice. So the run's account must hold the entry's source wallet (the
+ * account's wallets from the API, as the batch's wallet check and `balances` read them, read
+ * once a run): else the run's key is another account's, and the payout is left unknown, with the
+ * login of the key that sent it (sender-profile.ts goneAdvice) and its command. An entry with a
+ * key id is told by that id (sender-profile.ts senderOf): no wallet is read for it.
+ */
+import type { ApiClient } from '../api/client.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
+import { text } from '../output/text.js';
+import type { Wallet } from '../service/schemas.js';
+import { askedOf } from './candidate-fields.js';
+import type { JournalEntry } from './journal.js';
+import { goneLogin, runProfile, type OtherSender } from './sender-profile.js';
+import { isProfileName } from '../config/known-profiles.js';
+
+/** The wallets of the run's account, read from the API once a run (or given: a batch read them already). */
+export class RunWallets {
+  #ids: Promise<Set<string>> | undefined;
+
+  constructor(
+    private readonly api: Pick<ApiClient, 'wallets'>,
+    wallets?: readonly Wallet[],
+  ) {
+    if (wallets) this.#ids = Promise.resolve(new Set(wallets.map((w) => w.wallet_id)));
+  }
+
+  /**
+   * The wallet `entry` was sent from when it has no key id and the run's account does not hold
+   * that wallet (the run's key is another account's); else undefined. A failed read of the
+   * wallets rejects: nothing is resent on a guess.
+   */
+  async notHeld(entry: JournalEntry): Promise<string | undefined> {
+    if (entry.keyId !== undefined) return undefined;
+    const wallet = askedOf(entry.body)?.walletId;
+    if (wallet === undefined) return undefined;
+    this.#ids ??= this.api.wallets().then((r) => new Set(r.wallets.map((w) => w.wallet_id)));
+    return (await this.#ids).has(wallet) ? undefined : wallet;
+  }
+}
+
+/** The sender of an entry whose wallet the run's account does not hold: its profile (the run's, when none was journaled), with a key it is not known to hold. */
+export function walletSender(entry: JournalEntry, inv: Invocation): Extract<OtherSender, { kind: 'key' }> {
+  return { kind: 'key', profile: senderProfileOf(entry, inv), stored: false, envRun: false, envSent: entry.keyFrom === 'env' };
+}
+
+function senderProfileOf(entry: JournalEntry, inv: Invocation): string {
+  return entry.profile !== undefined && isProfileName(entry.profile) ? entry.profile : runProfile(inv);
+}
+
+/** "this run's API key does not hold wallet W, which payout P was sent from: …": why the payout is not acted on here. */
+export function notHeldClause(entry: JournalEntry, wallet: string): string {
+  return `this run's API key does not hold wallet ${text(wallet)}, which payout ${text(entry.payoutId)} was sent from (journaled by an older payctl without the id of the key that sent it): this run's key is another account's, and the payout is not resent, searched for or recorded with it`;
+}
+
+/**
+ * The login of the key that sent `entry`, ending in ": " before its command, as goneAdvice words
+ * it (sender-profile.ts): under its profile (the run's, when it was not journaled). A run whose
+ * key is from PAYCTL_API_KEY may have that profile's key right: unsetting it is said first.
+ */
+export function notHeldAdvice(entry: JournalEntry, inv: Invocation, envRun: boolean): string {
+  const profile = senderProfileOf(entry, inv);
+  const login = goneLogin(profile, entry.baseUrl, inv.timeout);
+  const unset = envRun ? `if profile ${text(profile)} holds the API key that sent it, unset PAYCTL_API_KEY; else ` : '';
+  return `${unset}log a profile in with the API key that sent it: ${login}; then, with it: `;
+}
+
+/** The reconcile of `entry` with its profile (`more` after its --payout-id), to run with the key that sent it. */
+export function notHeldCommand(entry: JournalEntry, inv: Invocation, more: string[] = []): string {
+  const profile = senderProfileOf(entry, inv);
+  return commandLine({ ...inv, profile }, ['history', 'reconcile'], ['--payout-id', entry.payoutId, ...more]);
+}
