@@ -10,7 +10,8 @@
  * the same id is the run's own, whatever the profile or PAYCTL_API_KEY; another id is never acted
  * on with this run's key (`key`), its commands naming the entry's profile, after the login that
  * gives it the key that sent it when it no longer holds that key (goneAdvice). Without a key id
- * (an entry journaled before payctl kept one, or a run with no key), the profile decides:
+ * (an entry journaled before payctl kept one, or a run with no key), the profile decides, once
+ * the run's account is seen to hold the entry's wallet (unkeyed-wallet.ts: else another account's key):
  * An entry journaled under a profile that is gone now, or has another base URL (probe 55-R finding
  * 5), is no more this run's than another profile's: its commands name that profile, after the
  * login that brings it back (goneAdvice), never the run's; but `default` there is taken as not
