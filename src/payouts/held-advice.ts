@@ -2,8 +2,8 @@
  * What a person is told to do about a payout whose outcome payctl cannot settle by itself (an
  * entry the 24-hour rule holds, a refused resend, a payout id the service says was used before):
  * the records of the payout list that could be it, and the commands to choose from, each of which
- * runs as printed: no `--made-by` while a later payout of the same details blocks it (LaterTwin),
- * what resolves that one first instead, as the refusal says it.
+ * runs as printed: no `--made-by` and no `--resend` while a later payout of the same details blocks
+ * them (later-twin.ts), what resolves that one first instead, as the refusals say it.
  */
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
@@ -13,6 +13,7 @@ import { accountForm, maskedWords } from './identity.js';
 import type { PayoutRecord } from '../service/schemas.js';
 import { sentClause } from './entry-age.js';
 import type { CandidateSearch } from './candidate-search.js';
+import type { LaterTwin } from './later-twin.js';
 
 /**
  * The candidates `--made-by` would take (offered), and those it would not, with why (notOffered):
@@ -49,32 +50,21 @@ export function madeByOffers(
   return { offered, notOffered };
 }
 
-/**
- * A payout journaled after the entry that pays what it pays and may have paid it: while it does,
- * `--made-by` of the entry is refused (commands/payout/create-replaces.ts replacementOf, said by
- * commands/history/reconcile-made-by.ts laterTwin): what the refusal says (`said`) and advises
- * (`hint`: the later payout's reconcile, or where to see it).
- */
-export interface LaterTwin {
-  payoutId: string;
-  said: string;
-  hint: string;
-}
-
 /** What a person chooses from for an entry payctl will not resend on its own (choiceCommands). */
 export interface Choices {
   madeBy: string[];
-  resend: string;
+  /** The `--resend` command; absent while a later payout blocks it (`later`). */
+  resend?: string;
   notOffered: Map<PayoutRecord, string>;
-  /** Candidates there are to record as made, but a later payout blocks `--made-by` (no `madeBy` printed): what resolves it first, then this reconcile again. */
-  later?: LaterTwin & { again: string; offered: number };
+  /** A later payout blocks `--made-by` and `--resend` (neither printed): what resolves it first, then this reconcile again; `offered`: the candidates there are to record as made. */
+  later?: LaterTwin & { offered: number };
 }
 
 /**
  * The two commands a person chooses from for an entry payctl will not resend on its own: one
  * `--made-by` per candidate it would take (madeByOffers), and `--resend`. While a later payout
- * blocks `--made-by` (`later`), none is printed, as each would be refused: what that refusal
- * advises instead, and this reconcile again after it.
+ * blocks them (`later`: later-twin.ts laterTwin), neither is printed, as each would be refused:
+ * what that refusal advises instead, and this reconcile again after it.
  */
 export function choiceCommands(
   entry: JournalEntry,
@@ -84,27 +74,24 @@ export function choiceCommands(
   later?: LaterTwin,
 ): Choices {
   const { offered, notOffered } = 'error' in search ? { offered: [], notOffered: new Map<PayoutRecord, string>() } : madeByOffers(entry, search, claimed);
+  if (later) return { madeBy: [], notOffered, later: { ...later, offered: offered.length } };
   const resend = commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']);
-  if (later && offered.length)
-    return {
-      madeBy: [],
-      resend,
-      notOffered,
-      later: { ...later, again: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]), offered: offered.length },
-    };
   const madeBy = offered.map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
   return { madeBy, resend, notOffered };
+}
+
+/**
+ * While a later payout blocks the entry's commands: `lead` (what cannot be done yet), why, what
+ * resolves that one first (its reconcile, or where to see it), and the entry's reconcile after.
+ */
+export function laterLines(lead: string, later: LaterTwin): string {
+  return `${lead} ${later.said}\n${later.hint}\nThen reconcile this payout again: ${later.again}\n`;
 }
 
 /** The `--made-by` commands offered (`If it is this payout, record it as made:`), or while a later payout blocks them, what resolves that one first; '' when neither. */
 export function madeByLines(choices: Pick<Choices, 'madeBy' | 'later'>): string {
   const { madeBy, later } = choices;
-  if (later) {
-    return (
-      `If ${later.offered === 1 ? 'it is' : 'one of them is'} this payout, it cannot be recorded as made yet. ${later.said}\n` +
-      `${later.hint}\nThen reconcile this payout again: ${later.again}\n`
-    );
-  }
+  if (later) return later.offered ? laterLines(`If ${later.offered === 1 ? 'it is' : 'one of them is'} this payout, it cannot be recorded as made yet.`, later) : '';
   if (!madeBy.length) return '';
   return `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n${madeBy.map((c) => `  ${c}\n`).join('')}`;
 }
@@ -154,8 +141,11 @@ export function heldAdvice(
     if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
   }
   const { madeBy, resend, notOffered, later } = choices;
+  // A later payout that may have paid it: neither --made-by nor --resend (both refused), but what resolves that one first.
+  // Its words say it is not resent either.
+  if (later) return out + (madeByLines(choices) || laterLines('It cannot be resent yet.', later)) + notOfferedLines(notOffered);
   out += madeByLines(choices);
   out += notOfferedLines(notOffered);
-  out += `If ${madeBy.length || later ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
+  out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
   return out;
 }

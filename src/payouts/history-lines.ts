@@ -223,3 +223,11 @@ export function ledgerJson(l: LedgerLine): string {
   const amount = l.amount !== undefined && /^-?\d+(\.\d+)?$/.test(l.amount) ? l.amount : 'null';
   return `${head.slice(0, -1)},"amount":${amount},${tail.slice(1)}`;
 }
+
+/** A journaled payout's outcome in a few words (`accepted, transaction TXN`, `refused (CODE: message)`, `unknown`), as reconcile says it. */
+export function describeOutcome(e: JournalEntry): string {
+  const o = e.outcome;
+  if (o?.kind === 'accepted') return `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`;
+  if (o?.kind === 'rejected') return `refused (${text([o.code, o.message].filter(Boolean).join(': '))})`;
+  return ledgerOutcome(e);
+}

@@ -13,19 +13,21 @@ import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
-import { findRecordCommand, getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
+import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { isTransactionId, TRANSACTION_ID_FORM, type PayoutRecord } from '../../service/schemas.js';
 import { accountForm, maskedWords } from '../../payouts/identity.js';
-import type { LaterTwin } from '../../payouts/held-advice.js';
+import { refuseLaterTwin } from '../../payouts/later-twin.js';
+import { settleHint } from '../../payouts/reconcile-hint.js';
+import { describeOutcome } from '../../payouts/history-lines.js';
 import { searchList } from '../../payouts/decide.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime, type Judgement } from '../../payouts/candidate-fields.js';
-import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
+import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
-import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
+import { recordSentInstead, replacedBy } from '../payout/create-replaces.js';
 import { heldSender, otherSenderClause, withRunKey, type Profiles } from '../../payouts/sender-profile.js';
 import { senderAdvice } from './reconcile-sender.js';
-import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
+import { document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
 export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps, yes = false): Promise<number> {
@@ -65,8 +67,7 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   ]);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
   const now = ledgerNow(journal, deps.clock);
-  const later = await laterTwin(journal, entry, now, inv);
-  if (later) throw new UsageError(`${later.said} Nothing was recorded.`, [], later.hint);
+  await refuseLaterTwin(journal, entry, now, inv, 'Nothing was recorded.');
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
   if (other && other.payoutId !== payoutId) {
     throw new UsageError(
@@ -192,49 +193,6 @@ async function refuseMalformed(
     [fieldProblem('--payout-id', unfit.problem), fieldProblem('--made-by', bad)],
     unfit.hint,
   );
-}
-
-/**
- * The `history reconcile --payout-id` of a payout whose outcome is unknown, worded by what it will
- * do (reconcile.ts reconcileOne; probe 53-H finding 4: "See the candidates" resent it): within 24
- * hours of its first attempt it resends it under its own key (one payout either way); a batch row
- * with no outcome recorded, its batch's resume printed; older, or dated in the future, its
- * candidates listed, nothing sent. `name`: the payout named, when it is not the one asked about.
- */
-function settleHint(entry: JournalEntry, now: Date, inv: Invocation, name?: string): string {
-  const cmd = commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]);
-  const it = name ?? 'it';
-  if (keyMayBeForgotten(entry, now)) return `See the candidates${name ? ` of ${name}` : ''} (listed; nothing is sent) with: ${cmd}`;
-  if (entry.outcome === undefined && entry.batch) return `See how to finish ${it} (a batch row with no outcome recorded: its batch's resume is printed) with: ${cmd}`;
-  return `Settle ${it} (within 24 hours of its first attempt it is resent under its own idempotency key: one payout either way) with: ${cmd}`;
-}
-
-/**
- * A payout sent in `entry`'s place (its printed P-2, or any id) that may have paid it
- * (create-replaces.ts replacementOf): `--made-by` of `entry` is refused while there is one, in
- * these words, with this advice; plain reconcile prints them instead of `--made-by` commands
- * that would be refused (held-advice.ts choiceCommands).
- */
-export async function laterTwin(journal: Ledger, entry: JournalEntry, now: Date, inv: Invocation): Promise<LaterTwin | undefined> {
-  const instead = await replacementOf(journal, entry);
-  if (!instead) return undefined;
-  const p = text(entry.payoutId);
-  return {
-    payoutId: instead.payoutId,
-    said: `Payout ${text(instead.payoutId)}, journaled after payout ${p}, pays what it pays (its outcome: ${describeOutcome(instead)}): sent in its place, it may have paid it, so ${p} is not recorded as made as well.`,
-    hint: becameOfHint(instead, now, inv),
-  };
-}
-
-/** The command that shows what became of `entry` (a payout sent in place of another), by its journaled state. */
-function becameOfHint(entry: JournalEntry, now: Date, inv: Invocation): string {
-  const name = `payout ${text(entry.payoutId)}`;
-  if (isUnresolved(entry)) return `Its outcome is unknown: ${settleHint(entry, now, inv, name)}`;
-  const o = entry.outcome;
-  if (o?.kind === 'accepted' && o.transactionId) return `See what became of it with: ${commandLine(inv, ['payout', 'get', entry.payoutId])}`;
-  // Made before under another key, its answer naming no transaction: its record is in the payout list.
-  if (o?.kind === 'accepted') return `It was made before under another key and its answer named no transaction; its record is among: ${findRecordCommand(entry, inv)}`;
-  return `See it with: ${commandLine(inv, ['history'])}`;
 }
 
 /**

@@ -11,7 +11,6 @@ import { type CandidateSearch } from '../../payouts/candidate-search.js';
 import { heldAdvice, type Choices } from '../../payouts/held-advice.js';
 import { sentShort } from '../../payouts/entry-age.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
-import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { NO_OUTCOME } from '../../payouts/repeats.js';
 import type { PayoutRecord } from '../../service/schemas.js';
 
@@ -54,7 +53,7 @@ export interface ReconcileResult {
   otherPayout?: true;
   /** Its resend refused as from a wallet this key's account does not have (resend-refused.ts walletRefused): another account's key. */
   walletRefused?: true;
-  /** `later`: a payout journaled after it blocks `--made-by` (held-advice.ts choiceCommands): no `madeBy`, what resolves that one first. */
+  /** `later`: a payout journaled after it blocks `--made-by` and `--resend` (held-advice.ts choiceCommands): no `madeBy`, no `resend`, what resolves that one first. */
   held?: Choices & { search: CandidateSearch | { error: string } };
   /**
    * Resent, refused (not as a duplicate), and still unknown: an earlier attempt may have been
@@ -63,13 +62,6 @@ export interface ReconcileResult {
   refused?: Pick<Choices, 'madeBy' | 'later'> & { search: CandidateSearch | { error: string }; notOffered?: ReadonlyMap<PayoutRecord, string> };
   /** Held because it is dated in the future by the ledger's clock: how long ago it was sent cannot be told (payouts/entry-age.ts). */
   ageUnknown?: true;
-}
-
-export function describeOutcome(e: JournalEntry): string {
-  const o = e.outcome;
-  if (o?.kind === 'accepted') return `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`;
-  if (o?.kind === 'rejected') return `refused (${text([o.code, o.message].filter(Boolean).join(': '))})`;
-  return ledgerOutcome(e);
 }
 
 function candidateJson(r: PayoutRecord, marks: string[] | undefined, unchecked: string[] | undefined, notOffered: string | undefined): Record<string, unknown> {
@@ -114,7 +106,7 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
           : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
         commands: r.held
-          ? { made_by: r.held.madeBy, resend: r.held.resend, ...laterJson(r.held.later) }
+          ? { made_by: r.held.madeBy, resend: r.held.resend ?? null, ...laterJson(r.held.later) }
           : r.refused
             ? { made_by: r.refused.madeBy, ...laterJson(r.refused.later) }
             : r.resume
@@ -131,7 +123,7 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
   };
 }
 
-/** --json's `made_by_blocked`: the later payout that blocks `--made-by` (no made_by commands then), what to run about it first, and this reconcile after. */
+/** --json's `made_by_blocked`: the later payout that blocks `--made-by` and `--resend` (no made_by commands then, `resend` null), what to run about it first, and this reconcile after. */
 function laterJson(later: Choices['later']): Record<string, unknown> {
   return later ? { made_by_blocked: { later_payout_id: later.payoutId, reason: later.said, advice: later.hint, then: later.again } } : {};
 }

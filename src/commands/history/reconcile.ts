@@ -8,27 +8,26 @@
  * age cannot be told), the payout list is searched for
  * candidates, which are shown with the two commands a person chooses from:
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted: reconcile-made-by.ts) or
- * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled idempotency key).
+ * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled idempotency key;
+ * refused while a later payout of the same details may have paid it: reconcile-resend.ts).
  * A resend refused (not as a duplicate) is not taken for "not made" on its word: the payout list
  * is searched for the earlier attempt (payouts/resend-refused.ts); a record that could be it, or a
  * search that cannot tell, leaves it unknown, with the `--made-by` commands.
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
-import { AuthError, CancelledError, ExitCode, InterruptedError, LockHeldError, UsageError } from '../../errors.js';
+import { AuthError, ExitCode, InterruptedError, LockHeldError, UsageError } from '../../errors.js';
 import { recordStatus } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
-import { plainAmount } from '../../money/amount.js';
 import { journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { idOption } from '../../payouts/filters.js';
 import { isUnresolved } from '../../payouts/lookup.js';
 import { findCandidates, type CandidateSearch } from '../../payouts/candidate-search.js';
 import { choiceCommands } from '../../payouts/held-advice.js';
-import { ageUnknown, keyMayBeForgotten, sentClause } from '../../payouts/entry-age.js';
-import { askedOf } from '../../payouts/candidate-fields.js';
+import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
 import { journalFolder } from '../../config/paths.js';
@@ -36,13 +35,16 @@ import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
-import { laterTwin, madeBy } from './reconcile-made-by.js';
+import { madeBy } from './reconcile-made-by.js';
+import { checkResend } from './reconcile-resend.js';
+import { laterTwin, refuseLaterTwin } from '../../payouts/later-twin.js';
 import { notHeldResult, notThisSender, otherSenderLine, refuseNotHeld, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
 import { missingEntries } from './reconcile-missing.js';
 import { RunWallets } from '../../payouts/unkeyed-wallet.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import { shownBase, unloggedReconcileError } from './reconcile-unlogged.js';
-import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
+import { busyLine, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
+import { describeOutcome } from '../../payouts/history-lines.js';
 
 export interface ReconcileOptions {
   payoutId?: string;
@@ -87,7 +89,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       );
     if (!isUnresolved(entry)) return notUnknown(entry, api.baseUrl, deps);
     refuseOtherSender(entry, inv, withRunKey(deps.config(), api.runKey), opts.resend ? ['--resend'] : [], 'Nothing was sent.');
-    if (opts.resend) await confirmResend(entry, opts, ledgerNow(journal, deps.clock), deps);
+    if (opts.resend) await checkResend(journal, entry, { yes: opts.yes, inv, now: ledgerNow(journal, deps.clock) }, deps);
   }
   for await (const it of journal.scan()) {
     if ('error' in it) {
@@ -318,6 +320,8 @@ async function reconcileOne(
       ...(ageUnknown(entry, now) ? { ageUnknown: true } : {}),
     };
   }
+  // --resend asked for: checked again under the lock (a later payout journaled meanwhile refuses it too).
+  if (o.resend) await refuseLaterTwin(journal, entry, now, o.inv, 'Nothing was sent.');
   // The same body with the same key: a retry to the service, one payout either way.
   const r = await sendPayout(api, journal, entry, {
     signal: deps.signal,
@@ -364,25 +368,6 @@ async function reconcileOne(
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
     ...(refusedSearch ? { refused: await refusedChoice(journal, entry, refusedSearch, o, now) } : {}),
   };
-}
-
-/** At a terminal, asks before a --resend; elsewhere --yes must say it. */
-async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: Date, deps: Deps): Promise<void> {
-  if (opts.yes) return;
-  if (!deps.io.interactive) {
-    throw new UsageError(
-      `--resend sends payout ${text(entry.payoutId)} again and needs a confirmation: run it at a terminal, or add --yes. Nothing was sent.`,
-      [],
-      'Resend only when no payout at the service is this one (the candidates reconcile lists): if the first attempt was made and the service forgot its key, a resend pays twice.',
-    );
-  }
-  const a = askedOf(entry.body);
-  const what = a?.amount !== undefined && a.currency ? `${plainAmount(a.amount, a.currency)} ${a.currency} to account ${text(a.account ?? '?')}` : 'it';
-  deps.log.warn(
-    `Payout ${text(entry.payoutId)} (${what}) ${sentClause(entry, now)} and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
-  );
-  const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
-  if (!ok) throw new CancelledError();
 }
 
 /** A refused resend's search with the `--made-by` commands it offers (none while a later payout blocks them: laterTwin) and the candidates it does not (held-advice.ts madeByOffers). */

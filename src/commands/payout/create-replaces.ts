@@ -11,7 +11,7 @@
  *   (resolve-lock.ts), P checked again under it, and once accepted P is recorded as not made
  *   (before, P stayed unknown for good, every resend of it refused as used before);
  * - and `--made-by` for P (of unknown outcome, held so or not) is refused while a payout
- *   journaled after it that pays what it pays (P-2, or any id) may have paid it (replacementOf: its outcome unknown, or accepted); any
+ *   journaled after it that pays what it pays (P-2, or any id) may have paid it (payouts/later-twin.ts replacementOf: its outcome unknown, or accepted); any
  *   acceptance of P-2 (or P-2-2, …: first send, rerun, reconcile, --made-by) records P not made
  *   (replacedBy, recordReplaced).
  * Any other P (sent and answered as usual, or refused) leaves P-2 an ordinary payout.
@@ -23,6 +23,7 @@ import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { isUnresolved } from '../../payouts/lookup.js';
 import { payoutBody, type PayoutRequest } from '../../payouts/request.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { samePayments } from '../../payouts/later-twin.js';
 import { nextPayoutId } from './create-used-before.js';
 import type { CreateRun } from './create-send.js';
 
@@ -79,36 +80,6 @@ export async function sendReplacing<T>(c: CreateRun, replaced: JournalEntry, sen
     },
     resolveLockOptions(deps),
   );
-}
-
-/** Entries of `p`'s base URL that pay what `p` pays (its fingerprint), under other payout ids. */
-async function samePayments(journal: Ledger, p: JournalEntry): Promise<JournalEntry[]> {
-  if (!p.fingerprint) return [];
-  return (await journal.find(p.baseUrl, 'fingerprint', p.fingerprint)).filter((e) => e.payoutId !== p.payoutId && withoutId(e.body) === withoutId(p.body));
-}
-
-/**
- * For `--made-by` of payout `p` (held by its lock), its outcome unknown (or none recorded): a
- * payout journaled after it that pays what it pays, under another id, and may have paid it (its
- * outcome unknown, none yet, or accepted; for a P not held by such a search, accepted only without
- * a transaction id): its printed P-2, that one's own P-2-2, or any id a person chose to send it
- * under (README, "history reconcile"). P is then not recorded as made as well: the transaction
- * named may be the later one's (settle that one first). Before, only a P held by a search that
- * decides (`anyTime`: its id used before) was checked, and a P lost as any answer is lost was
- * recorded as made by the transaction its later twin made (probe 54-H finding 3). No payout of
- * the same details is sent after an unknown one but under an id given (payout create's repeat
- * guard refuses the retype, --allow-repeat or not; a batch row is refused whatever its batch id).
- */
-export async function replacementOf(journal: Ledger, p: JournalEntry): Promise<JournalEntry | undefined> {
-  if (!isUnresolved(p)) return undefined;
-  const held = p.outcome?.kind === 'unknown' && p.outcome.anyTime === true;
-  const after = (e: JournalEntry) => Date.parse(e.createdAt) >= Date.parse(p.createdAt);
-  // Sent in P's place (P held), any that may have paid it; else only one whose own transaction is not
-  // known (unknown, or made under another key): one accepted with its transaction is that payout, and
-  // P's --made-by naming that transaction is refused as recorded for it (P is not stranded for good).
-  const mayHavePaid = (e: JournalEntry) =>
-    held ? e.outcome?.kind !== 'rejected' && e.outcome?.kind !== 'not-made' : isUnresolved(e) || (e.outcome?.kind === 'accepted' && !e.outcome.transactionId);
-  return (await samePayments(journal, p)).find((e) => after(e) && mayHavePaid(e));
 }
 
 /** Whether `id` is one of the ids payctl prints, one after another, to send `p` under (P-2, P-2-2, …). */
@@ -181,16 +152,5 @@ export async function recordSentInstead(journal: Ledger, p: JournalEntry, id: st
     deps.log.info(`Payout ${text(p.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);
   } catch (err) {
     deps.log.warn(`Payout ${text(p.payoutId)} could not be recorded as not made (${text((err as Error).message)}); it was sent as payout ${text(id)}.`);
-  }
-}
-
-/** A request body without its payout id, to compare two payouts' bodies (undefined when it is not JSON). */
-function withoutId(body: string): string | undefined {
-  try {
-    const o = JSON.parse(body) as Record<string, unknown>;
-    delete o.payoutId;
-    return JSON.stringify(o);
-  } catch {
-    return undefined;
   }
 }
