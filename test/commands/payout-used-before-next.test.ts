@@ -261,4 +261,39 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
     expect(rec.stderr).toContain('0 still unknown');
   });
+
+  it("P's own command run again while P-3 (its details, sent after it) may have paid it: its advice prints neither --made-by nor P-2, each printed command runs as printed", async () => {
+    // Before, it printed a --made-by for each record (each refused) and the P-2 command (it would pay twice).
+    const { invoice, out } = await mistyped();
+    const next = printed(out, 'payout create');
+    expect(
+      (
+        await payctl(
+          next.map((w) => (w === `${invoice}-2` ? `${invoice}-3` : w)),
+          { dir: b.dir },
+        )
+      ).code,
+    ).toBe(0);
+    const before = ctx.sb.payouts().length;
+    const again = await payctl(
+      next.map((w) => (w === `${invoice}-2` ? invoice : w)),
+      { dir: b.dir },
+    );
+    expect(again.code, again.stderr).toBe(4);
+    expect(again.stderr).toContain(`it cannot be sent under another payout id yet either. Payout ${invoice}-3, journaled after payout ${invoice}, pays what it pays`);
+    expect(again.stderr).not.toContain('--made-by');
+    expect(again.stderr).not.toContain(`${invoice}-2`);
+    const lines = again.stderr.split('\n').filter((l) => l.includes('payctl '));
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      const words = line
+        .slice(line.indexOf('payctl ') + 'payctl '.length)
+        .split(' ')
+        .slice(0, 2)
+        .join(' ');
+      const r = await payctl(printed(line, words), { dir: b.dir });
+      expect(r.code, `${line}\n${r.stderr}`).not.toBe(2);
+    }
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
 });

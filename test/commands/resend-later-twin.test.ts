@@ -4,10 +4,10 @@
  * in process against the sandbox over real HTTP. If that one was made and P was not, resending P
  * pays twice: `history reconcile --payout-id P --resend` is refused (exit 2, no POST reaches the
  * service, the payouts made before the only ones there), in the words of the `--made-by` refusal,
- * within 24 hours and 25 hours later (TestClock); plain reconcile of P prints neither a `--resend`
- * nor a `--made-by` (each would be refused), and every command it prints, run as printed, is never
- * refused. Once that one is settled, `--resend` of P works as before. Before, the resend was
- * printed, and sent.
+ * within 24 hours and 25 hours later (TestClock); plain reconcile of P and `payout create`'s own
+ * advice for P (run again 25 hours later) print neither a `--resend` nor a `--made-by` (each would
+ * be refused), and every command they print, run as printed, is never refused. Once that one is
+ * settled, `--resend` of P works as before. Before, the resend was printed, and sent.
  */
 import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -120,5 +120,21 @@ describe('--resend of a payout while a later payout of the same details may have
     const json = await run(['--json', 'history', 'reconcile', '--payout-id', first], clock);
     const [result] = (JSON.parse(json.stdout) as { results: Array<{ commands: Record<string, unknown> }> }).results;
     expect(result!.commands).toMatchObject({ made_by: [], resend: null, made_by_blocked: { later_payout_id: mine } });
+  });
+
+  it('payout create run again 25 hours later prints no --made-by or --resend: each command printed runs as printed', async () => {
+    // Before, its held advice printed a --made-by for each transaction (each refused) and the --resend (it would pay twice).
+    const { first, mine, firstArgs } = await twins();
+    const clock = later();
+    const from = ctx.sb.requests().length;
+    const r = await run(firstArgs, clock);
+    expect(r.code, r.stderr).toBe(4);
+    expect(postsSince(from)).toEqual([]);
+    expect(r.stderr).not.toContain('--made-by');
+    expect(r.stderr).not.toContain('--resend');
+    expect(await runEachPrinted(r.stderr, clock)).toEqual([
+      ['history', 'reconcile', '--payout-id', mine],
+      ['history', 'reconcile', '--payout-id', first],
+    ]);
   });
 });

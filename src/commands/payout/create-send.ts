@@ -38,7 +38,8 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
 import { noteSettled } from '../../payouts/settle.js';
 import { isUnresolved } from '../../payouts/lookup.js';
-import { heldAdvice } from '../../payouts/held-advice.js';
+import { choiceCommands, heldAdvice } from '../../payouts/held-advice.js';
+import { laterTwin } from '../../payouts/later-twin.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { alreadyMadeReport, usedBeforeHint, usedBeforeRefusal } from './create-used-before.js';
 import { futureDate, keyMayBeForgotten, ageUnknown } from '../../payouts/entry-age.js';
@@ -183,7 +184,7 @@ export async function reportOutcome(c: CreateRun, j: Journaled, result: Sent): P
   if (result.kind === 'accepted') return accepted(c, j, result);
   // Its payout id used before for another payout (the whole payout list read): nothing pays it.
   if (result.kind === 'rejected') throw result.usedBefore ? usedBeforeRefusal(c, result.error) : withHint(result.error, c.request, c.inv);
-  throw unknownOutcome(c, j, result);
+  throw await unknownOutcome(c, j, result);
 }
 
 /** Accepted: the card or the service's answer on stdout (with --wait, the settled record instead), and then --wait. */
@@ -245,16 +246,24 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   }
 }
 
-/** Unknown (exit 4) or interrupted (exit 130): it may or may not have been made; how to check, and the safe retry. */
-function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind: 'unknown' }>): Error {
+/**
+ * Unknown (exit 4) or interrupted (exit 130): it may or may not have been made; how to check, and
+ * the safe retry. A person's choices (`--made-by`, `--resend`, another payout id) are printed only
+ * while no later payout of the same details may have paid it (payouts/later-twin.ts: each would be
+ * refused, or pay twice): what resolves that one first instead.
+ */
+async function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind: 'unknown' }>): Promise<Error> {
   const { deps, request, inv } = c;
+  const now = ledgerNow(c.journal, deps.clock);
+  const choosing = result.held ?? result.usedBefore ?? result.resendRefused;
+  const later = choosing ? await laterTwin(c.journal, j.entry, now, inv) : undefined;
   // Held (unknown and past the service's key memory): resending is a person's choice, not a retry.
   const hint = result.held
-    ? heldAdvice(j.entry, result.held, inv, ledgerNow(c.journal, deps.clock))
+    ? heldAdvice(j.entry, result.held, inv, now, choiceCommands(j.entry, result.held, inv, undefined, later))
     : result.usedBefore
-      ? usedBeforeHint(c, j, result.usedBefore)
+      ? usedBeforeHint(c, j, result.usedBefore, later)
       : result.resendRefused
-        ? refusedAdvice(j.entry, result.resendRefused, inv).trimEnd()
+        ? refusedAdvice(j.entry, result.resendRefused, inv, choiceCommands(j.entry, result.resendRefused, inv, undefined, later)).trimEnd()
         : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
           `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
           `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;

@@ -5,13 +5,15 @@
  * command that sends it under another payout id); or unknown (exit 4): the records that could be
  * it, each with the `history reconcile --made-by` command that records it as made, for a person
  * to choose (a record names no payout id: last month's payout of the same amount to the same
- * account matches too), or the command that finds its record. Already submitted (exit 0) is
+ * account matches too; none, nor the P-2 send, while a later payout of the same details may have
+ * paid it: payouts/later-twin.ts), or the command that finds its record. Already submitted (exit 0) is
  * said only of a refusal no search was made for.
  */
 import { write } from '../../deps.js';
 import { ApiError, StillPendingError } from '../../errors.js';
 import { findRecordCommand } from '../../payouts/lookup.js';
-import { choiceCommands } from '../../payouts/held-advice.js';
+import { choiceCommands, laterLines } from '../../payouts/held-advice.js';
+import type { LaterTwin } from '../../payouts/later-twin.js';
 import type { UsedBefore } from '../../payouts/used-before.js';
 import { sendCommand } from './retry-command.js';
 import type { CreateRun, Journaled } from './create-send.js';
@@ -62,10 +64,17 @@ export function usedBeforeRefusal(c: CreateRun, error: ApiError): ApiError {
  * none is, the command that sends it under another payout id; or the command that finds the
  * earlier payout's record.
  */
-export function usedBeforeHint(c: CreateRun, j: Journaled, search: UsedBefore): string {
+export function usedBeforeHint(c: CreateRun, j: Journaled, search: UsedBefore, later?: LaterTwin): string {
   const id = c.request.payoutId;
-  const { madeBy } = choiceCommands(j.entry, search, c.inv);
+  const choices = choiceCommands(j.entry, search, c.inv, undefined, later);
+  const { madeBy } = choices;
   let out = '';
+  // A later payout that may have paid it: neither --made-by (refused) nor another payout id (it would pay twice).
+  if (choices.later?.offered) {
+    const one = choices.later.offered === 1;
+    const lead = `If ${one ? 'that record is' : 'one of those records is'} this payout, it cannot be recorded as made yet; if ${one ? 'it is' : 'each is'} another payout, it cannot be sent under another payout id yet either.`;
+    out += laterLines(lead, choices.later);
+  }
   if (madeBy.length) {
     const one = madeBy.length === 1;
     out += `If ${one ? 'that record is' : 'one of those records is'} this payout (made before under payout id ${id}), record it as made:\n`;
