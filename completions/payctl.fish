@@ -249,7 +249,7 @@ complete -c payctl -n "__payctl_at 'payctl payouts list'" -s h -l help -d 'show 
 complete -c payctl -n "__payctl_at 'payctl payouts help' 0" -f -a 'list' -d ''
 
 # payctl history
-complete -c payctl -n "__payctl_at 'payctl history' 0" -a reconcile -d 'resolve payouts whose outcome is unknown: resend them with their journaled key, or choose'
+complete -c payctl -n "__payctl_at 'payctl history' 0" -a reconcile -d 'resolve payouts whose outcome is unknown: resend them with their journaled idempotency key, or choose'
 complete -c payctl -n "__payctl_at 'payctl history'" -l since -x -d 'journaled at or after (2026-11-01 or an ISO timestamp, UTC)'
 complete -c payctl -n "__payctl_at 'payctl history'" -l until -x -d 'journaled at or before (a date means the whole day)'
 complete -c payctl -n "__payctl_at 'payctl history'" -l status -x -a 'accepted rejected unknown not-made' -d 'only this outcome: accepted, rejected, unknown, not-made'

@@ -146,6 +146,6 @@ export function heldAdvice(
   if (later) return out + (madeByLines(choices) || laterLines('It cannot be resent yet.', later)) + notOfferedLines(notOffered);
   out += madeByLines(choices);
   out += notOfferedLines(notOffered);
-  out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
+  out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled idempotency key and body (asks to confirm):\n  ${resend}\n`;
   return out;
 }

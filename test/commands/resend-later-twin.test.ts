@@ -100,7 +100,7 @@ describe('--resend of a payout while a later payout of the same details may have
     const from = ctx.sb.requests().length;
     const r = await run(['history', 'reconcile', '--payout-id', first, '--resend', '--yes'], clock);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`accepted  ${first}  resent with its journaled key: transaction ${txns[0]}`);
+    expect(r.stdout).toContain(`accepted  ${first}  resent with its journaled idempotency key: transaction ${txns[0]}`);
     expect(postsSince(from)).toHaveLength(1);
     // The service gave its first answer again: no third payout.
     expect(heldFrom(ctx.sb, wallet).map((t) => t.transaction_id)).toEqual(before);

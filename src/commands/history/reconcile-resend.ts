@@ -29,6 +29,6 @@ export async function checkResend(journal: Ledger, entry: JournalEntry, o: { yes
   deps.log.warn(
     `Payout ${text(entry.payoutId)} (${what}) ${sentClause(entry, o.now)} and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
   );
-  const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
+  const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled idempotency key and body?`, default: false });
   if (!ok) throw new CancelledError();
 }

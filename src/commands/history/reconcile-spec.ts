@@ -12,7 +12,7 @@ function checkReconcile(opts: Record<string, unknown>): string | undefined {
 
 export const reconcileSpec: CommandSpec = {
   name: 'reconcile',
-  summary: 'resolve payouts whose outcome is unknown: resend them with their journaled key, or choose',
+  summary: 'resolve payouts whose outcome is unknown: resend them with their journaled idempotency key, or choose',
   options: [
     { flags: '--payout-id <id>', description: 'only this journaled payout' },
     { flags: '--made-by <transaction-id>', description: 'record the payout as made by this transaction (checked: same amount, currency and account)' },

@@ -134,7 +134,7 @@ export class PostgresLedger implements Ledger {
     if (unreachable(err)) return new LedgerUnreachable(this.url, reason, after);
     return new ConfigError(
       `Cannot ${doing} the payout ledger ${this.url}: ${reason}.${after ? ` ${after}` : ''}`,
-      'Check the database (its log says more), then run the same command again: a payout claimed but not sent is sent under its journaled key then.',
+      'Check the database (its log says more), then run the same command again: a payout claimed but not sent is sent under its journaled idempotency key then.',
     );
   }
 
