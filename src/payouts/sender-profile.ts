@@ -115,17 +115,36 @@ export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles,
  */
 function otherKey(entry: JournalEntry, inv: Invocation, config: Profiles): Sender {
   const profile = entry.profile !== undefined && isProfileName(entry.profile) ? entry.profile : runProfile(inv);
-  let stored = false;
-  try {
-    const p = config.profileNames().includes(profile) ? config.getProfile(profile, { mayBeNew: true }) : undefined;
-    const key = trimKey(p?.apiKey);
-    stored = !!key && !!p?.baseUrl && journalBase(p.baseUrl) === journalBase(entry.baseUrl) && keyIdOf(key) === entry.keyId;
-  } catch {
-    // A key that cannot be read (a keyring locked or gone): not known to hold it.
-  }
+  const stored = storesSenderKey(entry, profile, config);
   const envRun = config.runKey?.keyFrom === 'env';
   // The profile holds it still: that profile's, as any other profile's payout (its printed commands then send it).
   return stored && !envRun ? { kind: 'other', profile } : { kind: 'key', profile, stored, envRun, envSent: entry.keyFrom === 'env' };
+}
+
+/** Whether `profile` holds, for `entry`'s base URL, the key that sent it (its stored key is read: the keyring, perhaps). */
+function storesSenderKey(entry: JournalEntry, profile: string, config: Profiles): boolean {
+  try {
+    const p = config.profileNames().includes(profile) ? config.getProfile(profile, { mayBeNew: true }) : undefined;
+    const key = trimKey(p?.apiKey);
+    return !!key && !!p?.baseUrl && journalBase(p.baseUrl) === journalBase(entry.baseUrl) && keyIdOf(key) === entry.keyId;
+  } catch {
+    // A key that cannot be read (a keyring locked or gone): not known to hold it.
+    return false;
+  }
+}
+
+/**
+ * The profile that sent `entry` with the run's own key, when that key is from PAYCTL_API_KEY and
+ * the profile (another than the run's) holds it too: a printed command naming that profile works
+ * with the variable unset as well (probe 56-K finding 2), where the run's own (`--base-url` alone)
+ * works only while the same key is exported.
+ */
+function envOwnSender(entry: JournalEntry, inv: Invocation, config: Profiles): string | undefined {
+  const run = config.runKey;
+  if (run?.keyFrom !== 'env' || entry.keyId === undefined || entry.keyId !== run.keyId) return undefined;
+  const profile = entry.profile;
+  if (profile === undefined || entry.keyFrom === 'env' || !isProfileName(profile) || profile === runProfile(inv)) return undefined;
+  return storesSenderKey(entry, profile, config) ? profile : undefined;
 }
 
 /** Another profile or key sent `entry` (there, or gone): it is not resent, looked for or recorded with this run's key. */
@@ -136,11 +155,14 @@ export function heldSender(entry: JournalEntry, inv: Invocation, config: Profile
 
 /**
  * The invocation a printed command about `entry` carries: the run's, with the profile that sent it
- * when that is another one (its key, its account), so that pasted as printed it resolves the payout.
+ * when that is another one (its key, its account), so that pasted as printed it resolves the
+ * payout; also when the run sent it itself with PAYCTL_API_KEY's key, which that profile holds
+ * (envOwnSender: it then works whether the variable is still set or not).
  */
 export function senderInvocation(entry: JournalEntry, inv: Invocation, config: Profiles): Invocation {
   const s = heldSender(entry, inv, config);
-  return s && s.profile !== runProfile(inv) ? { ...inv, profile: s.profile } : inv;
+  const profile = s ? s.profile : envOwnSender(entry, inv, config);
+  return profile !== undefined && profile !== runProfile(inv) ? { ...inv, profile } : inv;
 }
 
 /** The login that brings back `profile`, which sent a payout of `baseUrl` and is gone, with the run's time limit as every printed command. */

@@ -26,7 +26,7 @@ import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../
 import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { comparedFingerprint, derivedIdempotencyKey, repeatKey } from '../../payouts/identity.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
-import { refuseOtherSender } from '../history/reconcile-sender.js';
+import { refuseOtherSender, senderAdvice } from '../history/reconcile-sender.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
@@ -85,7 +85,8 @@ export function getCommand(c: CreateRun, id: string): string {
  * `history reconcile` is what finds out (docs/service.md "Unknown outcomes").
  */
 export function checkCommand(c: CreateRun, entry: JournalEntry): string {
-  return isUnresolved(entry) ? commandLine(c.inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]) : getCommand(c, entry.payoutId);
+  // The reconcile of the profile and key that sent it (sender-profile.ts), never this run's when another's: pasted, it is not refused.
+  return isUnresolved(entry) ? senderAdvice(entry, c.inv, withRunKey(c.deps.config(), c.api.runKey)) : getCommand(c, entry.payoutId);
 }
 
 /**

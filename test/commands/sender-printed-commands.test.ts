@@ -1,0 +1,65 @@
+/**
+ * What payctl prints about a payout of unknown outcome sent with another profile's key, and the
+ * runs with PAYCTL_API_KEY around it (probe 56-K): each printed command, pasted back as printed,
+ * is not refused. Two profiles, teama and teamb, log in to one base URL with the keys of accounts
+ * A and B (test/helpers/two-accounts.ts); account B holds a wallet of the same id as A's, so that
+ * payctl's own key checks are what is tested, not the service's wallet check.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { createWithLostAnswer, heldFor, payoutArgs } from '../helpers/payout-fixtures.js';
+import { printed } from '../helpers/printed.js';
+import { freshWallet } from '../helpers/sandbox.js';
+import { KEY_A, KEY_B, useTwoAccounts } from '../helpers/two-accounts.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const t = useTwoAccounts();
+const { a, b, run } = t;
+const entry = (id: string) => new Journal(t.dir).get(t.base, id);
+
+/** payctl in this test's folder with PAYCTL_API_KEY set to `key`. */
+const withKey = (key: string, args: string[]) => payctl(args, { dir: t.dir, clock: new TestClock(), env: { PAYCTL_API_KEY: key } });
+
+/** A wallet of account A, which account B holds an id of too; teama's payout from it, its answer lost (exit 4): its args without --payout-id, and its id. */
+async function lostByTeama(): Promise<{ typed: string[]; id: string }> {
+  const wallet = freshWallet(a.sb, '10000.00');
+  b.sb.setWallet({ wallet_id: wallet, wallet_name: 'B', currency: 'SLE', balance: '10000.00' });
+  const id = await createWithLostAnswer(a.sb, run, [...payoutArgs(wallet, randomUUID()), '--profile', 'teama']);
+  const typed = payoutArgs(wallet, id);
+  typed.splice(typed.indexOf('--payout-id'), 2);
+  return { typed, id };
+}
+
+/** The reconcile the repeat guard printed (exit 2, nothing sent), run back as printed (without PAYCTL_API_KEY): teama's payout resolved, paid once at account A. */
+async function settlesAsPrinted(refusal: { code: number | null; stderr: string }, id: string): Promise<void> {
+  expect(refusal.code, refusal.stderr).toBe(2);
+  expect(refusal.stderr).toContain('Settle that one first');
+  const pasted = printed(refusal.stderr, 'history reconcile');
+  expect(pasted).toContain('teama');
+  const r = await run(pasted);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect((await entry(id))?.outcome?.kind).toBe('accepted');
+  expect(heldFor(a.sb, id)).toHaveLength(1);
+  expect(heldFor(b.sb, id)).toHaveLength(0);
+}
+
+describe("payout create's repeat guard, over teama's payout of unknown outcome (probe 56-K finding 2)", () => {
+  it("typed again under teamb: prints teama's reconcile (before, teamb's, refused when pasted)", async () => {
+    const { typed, id } = await lostByTeama();
+    await settlesAsPrinted(await run([...typed, '--profile', 'teamb']), id);
+  });
+
+  it("typed again with account A's key in PAYCTL_API_KEY and --base-url: teama's reconcile, which works with the variable unset", async () => {
+    const { typed, id } = await lostByTeama();
+    await settlesAsPrinted(await withKey(KEY_A, [...typed, '--base-url', t.base]), id);
+  });
+
+  it("typed again with account B's key in PAYCTL_API_KEY and --base-url: unset it, then teama's reconcile", async () => {
+    const { typed, id } = await lostByTeama();
+    const r = await withKey(KEY_B, [...typed, '--base-url', t.base]);
+    expect(r.stderr).toContain('unset PAYCTL_API_KEY; then: payctl history reconcile --profile teama');
+    await settlesAsPrinted(r, id);
+  });
+});
