@@ -13,18 +13,24 @@ export class ProfileSecretsUnreachable extends ConfigError {
   readonly reason: string;
   /** Where the key is, as `config list` says it in place of the key. */
   readonly said: string;
+  /**
+   * What makes the key readable, as a clause another message can carry before its own command
+   * ("…; then: payctl history reconcile …"): the hint's fix, without "run the command again".
+   */
+  readonly remedy: string;
   /** The store itself still works for what needs no secret (login and logout use it). */
   readonly store: ConfigStore;
   /** `timeout`: the run's --timeout when not the default, which the printed login carries. */
-  constructor(profile: string, reason: string, store: ConfigStore, timeout?: string, words?: { message: string; hint: string; said: string }) {
+  constructor(profile: string, reason: string, store: ConfigStore, timeout?: string, words?: { message: string; hint: string; said: string; remedy: string }) {
+    const insecure = loginCommand(profile, timeout, ['--insecure-storage']);
     super(
       words?.message ?? `The API key of profile "${profile}" is in the OS keyring, which cannot be reached (${reason}). Nothing was sent.`,
-      words?.hint ??
-        `Unlock or start the OS keyring and run the command again, or keep this profile's key in the config file (mode 0600) instead: ${loginCommand(profile, timeout, ['--insecure-storage'])}`,
+      words?.hint ?? `Unlock or start the OS keyring and run the command again, or keep this profile's key in the config file (mode 0600) instead: ${insecure}`,
     );
     this.profile = profile;
     this.reason = reason;
     this.said = words?.said ?? `in the OS keyring, which cannot be reached (${reason})`;
+    this.remedy = words?.remedy ?? `unlock or start the OS keyring, or keep this profile's key in the config file (mode 0600) instead: ${insecure}`;
     this.store = store;
   }
 }
@@ -41,6 +47,7 @@ export class ProfileKeyMissing extends ProfileSecretsUnreachable {
       message: `Profile "${profile}" keeps its key in the OS keyring (service ${store.keyringService}), but no entry is there. Nothing was sent.`,
       hint: `Log in to it again to store its key: ${loginCommand(profile, timeout)}`,
       said: `kept in the OS keyring (service ${store.keyringService}), but no entry is there`,
+      remedy: `log in to it again to store its key: ${loginCommand(profile, timeout)}`,
     });
   }
 }

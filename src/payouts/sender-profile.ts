@@ -31,6 +31,7 @@ import type { ConfigStore } from '../config/store.js';
 import { text } from '../output/text.js';
 import { journalBase, type JournalEntry } from './journal.js';
 import { keyIdOf } from '../config/key-id.js';
+import { ProfileSecretsUnreachable } from '../config/profile-secrets.js';
 
 /** The key a run sends (ApiClient.runKey): its id (config/key-id.ts), and 'env' when it is from PAYCTL_API_KEY. */
 export interface RunKey {
@@ -69,8 +70,18 @@ export type Sender =
   | { kind: 'own' }
   | { kind: 'other'; profile: string }
   | { kind: 'gone'; profile: string }
-  | { kind: 'key'; profile: string; stored: boolean; envRun: boolean; envSent: boolean }
+  | { kind: 'key'; profile: string; stored: boolean; envRun: boolean; envSent: boolean; unreadable?: KeyUnreadable }
   | { kind: 'unrecorded' };
+
+/**
+ * A profile whose own key cannot be read (its OS keyring out of reach, or no entry there:
+ * ProfileSecretsUnreachable): where the key is, and what makes it readable (probe 56-K finding 3:
+ * it was said to be "logged in again with another key").
+ */
+export interface KeyUnreadable {
+  said: string;
+  remedy: string;
+}
 
 /** A sender this run is known not to be: another profile, there or gone. */
 export type OtherSender = Extract<Sender, { profile: string }>;
@@ -115,21 +126,26 @@ export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles,
  */
 function otherKey(entry: JournalEntry, inv: Invocation, config: Profiles): Sender {
   const profile = entry.profile !== undefined && isProfileName(entry.profile) ? entry.profile : runProfile(inv);
-  const stored = storesSenderKey(entry, profile, config);
+  const { stored, unreadable } = senderKeyHeld(entry, profile, config);
   const envRun = config.runKey?.keyFrom === 'env';
   // The profile holds it still: that profile's, as any other profile's payout (its printed commands then send it).
-  return stored && !envRun ? { kind: 'other', profile } : { kind: 'key', profile, stored, envRun, envSent: entry.keyFrom === 'env' };
+  if (stored && !envRun) return { kind: 'other', profile };
+  return { kind: 'key', profile, stored, envRun, envSent: entry.keyFrom === 'env', ...(unreadable ? { unreadable } : {}) };
 }
 
-/** Whether `profile` holds, for `entry`'s base URL, the key that sent it (its stored key is read: the keyring, perhaps). */
-function storesSenderKey(entry: JournalEntry, profile: string, config: Profiles): boolean {
+/**
+ * Whether `profile` holds, for `entry`'s base URL, the key that sent it (its stored key is read:
+ * the keyring, perhaps); a key that cannot be read is not known to be held, and is said so.
+ */
+function senderKeyHeld(entry: JournalEntry, profile: string, config: Profiles): { stored: boolean; unreadable?: KeyUnreadable } {
   try {
     const p = config.profileNames().includes(profile) ? config.getProfile(profile, { mayBeNew: true }) : undefined;
     const key = trimKey(p?.apiKey);
-    return !!key && !!p?.baseUrl && journalBase(p.baseUrl) === journalBase(entry.baseUrl) && keyIdOf(key) === entry.keyId;
-  } catch {
-    // A key that cannot be read (a keyring locked or gone): not known to hold it.
-    return false;
+    return { stored: !!key && !!p?.baseUrl && journalBase(p.baseUrl) === journalBase(entry.baseUrl) && keyIdOf(key) === entry.keyId };
+  } catch (err) {
+    // A keyring locked, gone, or without the profile's entry: where the key is, and what makes it readable.
+    if (err instanceof ProfileSecretsUnreachable) return { stored: false, unreadable: { said: err.said, remedy: err.remedy } };
+    return { stored: false };
   }
 }
 
@@ -144,7 +160,7 @@ function envOwnSender(entry: JournalEntry, inv: Invocation, config: Profiles): s
   if (run?.keyFrom !== 'env' || entry.keyId === undefined || entry.keyId !== run.keyId) return undefined;
   const profile = entry.profile;
   if (profile === undefined || entry.keyFrom === 'env' || !isProfileName(profile) || profile === runProfile(inv)) return undefined;
-  return storesSenderKey(entry, profile, config) ? profile : undefined;
+  return senderKeyHeld(entry, profile, config).stored ? profile : undefined;
 }
 
 /** Another profile or key sent `entry` (there, or gone): it is not resent, looked for or recorded with this run's key. */
@@ -179,6 +195,8 @@ export function goneAdvice(baseUrl: string, s: OtherSender, timeout: string | un
   if (s.kind === 'other') return '';
   if (s.kind === 'key' && s.stored)
     return s.envRun ? `profile ${text(s.profile)} holds the API key that sent it, not PAYCTL_API_KEY's; unset PAYCTL_API_KEY; then: ` : '';
+  if (s.kind === 'key' && s.unreadable)
+    return `the API key of profile ${text(s.profile)} cannot be read (${s.unreadable.said}), so whether it is the one that sent it is not known; ${s.unreadable.remedy}; then: `;
   const login = goneLogin(s.profile, baseUrl, timeout);
   if (s.kind === 'key' && s.envSent)
     return `it was sent with a key from PAYCTL_API_KEY that profile ${text(s.profile)} does not hold; with the API key that sent it in PAYCTL_API_KEY (or a profile logged in with it: ${login}), run: `;
@@ -190,7 +208,7 @@ export function goneAdvice(baseUrl: string, s: OtherSender, timeout: string | un
 /** "payout P was sent with profile A, not with this run's profile (B)": why it is not acted on here. */
 export function otherSenderClause(entry: JournalEntry, sender: OtherSender, inv: Invocation): string {
   if (sender.kind === 'key') {
-    const held = sender.stored ? `, which holds that key` : `, which no longer holds that key`;
+    const held = sender.stored ? `, which holds that key` : sender.unreadable ? `, whose own key cannot be read` : `, which no longer holds that key`;
     return `payout ${text(entry.payoutId)} was sent with another API key than this run's (under profile ${text(sender.profile)}${held}), and this run's key may be another account's`;
   }
   const gone = sender.kind === 'gone' ? ' (now gone from the config, or at another base URL)' : '';

@@ -14,6 +14,7 @@ import { printed } from '../helpers/printed.js';
 import { freshWallet } from '../helpers/sandbox.js';
 import { KEY_A, KEY_B, useTwoAccounts } from '../helpers/two-accounts.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { readProfiles, writeProfiles } from '../helpers/e2e.js';
 
 const t = useTwoAccounts();
 const { a, b, run } = t;
@@ -30,6 +31,13 @@ async function lostByTeama(): Promise<{ typed: string[]; id: string }> {
   const typed = payoutArgs(wallet, id);
   typed.splice(typed.indexOf('--payout-id'), 2);
   return { typed, id };
+}
+
+/** teama's key moved, as the config file says, to an OS keyring, which cannot be reached here (no D-Bus): its key cannot be read. */
+function teamaInUnreachableKeyring(): void {
+  const profiles = readProfiles(t.dir);
+  const { apiKey: _key, ...teama } = profiles.teama!;
+  writeProfiles(t.dir, { ...profiles, teama: { ...teama, secrets: 'keyring' } });
 }
 
 /** The reconcile the repeat guard printed (exit 2, nothing sent), run back as printed (without PAYCTL_API_KEY): teama's payout resolved, paid once at account A. */
@@ -61,5 +69,37 @@ describe("payout create's repeat guard, over teama's payout of unknown outcome (
     const r = await withKey(KEY_B, [...typed, '--base-url', t.base]);
     expect(r.stderr).toContain('unset PAYCTL_API_KEY; then: payctl history reconcile --profile teama');
     await settlesAsPrinted(r, id);
+  });
+});
+
+describe("teama's payout, its key in an OS keyring that cannot be reached, reconciled under teamb (probe 56-K finding 3)", () => {
+  it('says that key cannot be read, with the keyring fix, never that teama was logged in again with another key', async () => {
+    const { id } = await lostByTeama();
+    teamaInUnreachableKeyring();
+    const fix = "unlock or start the OS keyring, or keep this profile's key in the config file (mode 0600) instead: payctl login --profile teama --insecure-storage";
+
+    const all = await run(['history', 'reconcile', '--profile', 'teamb']);
+    expect(all.code, all.stdout + all.stderr).toBe(4);
+    expect(all.stdout).toContain('the API key of profile teama cannot be read (in the OS keyring, which cannot be reached (');
+    expect(all.stdout).toContain(fix);
+    const named = await run(['history', 'reconcile', '--profile', 'teamb', '--payout-id', id]);
+    expect(named.code, named.stderr).toBe(2);
+    expect(named.stderr).toContain('(under profile teama, whose own key cannot be read)');
+    expect(named.stderr).toContain(fix);
+    for (const out of [all.stdout, named.stderr]) {
+      expect(out).not.toContain('logged in again');
+      expect(out).not.toContain('no longer');
+    }
+    expect(t.postsWith('B')).toBe(0);
+    expect((await entry(id))?.outcome?.kind).toBe('unknown');
+
+    // The fix as printed (the key typed again, kept in the file), then the command: resolved, paid once.
+    const login = await payctl(['login', '--profile', 'teama', '--insecure-storage', '--api-key-stdin'], { dir: t.dir, input: KEY_A + '\n' });
+    expect(login.code, login.stderr).toBe(0);
+    // The command after the login on its line (`…; then: payctl history reconcile …`).
+    const tail = printed(named.stderr, 'history reconcile');
+    const r = await run(tail.slice(tail.indexOf('history')));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(heldFor(a.sb, id)).toHaveLength(1);
   });
 });
