@@ -8,7 +8,7 @@ import { AuthError } from '../errors.js';
 import { maskBaseUrl, maskSecret } from '../config/mask.js';
 import { trimKey } from '../config/api-key.js';
 import type { Profile } from '../config/profile.js';
-import { callCredentials, checkBaseUrl, checkSettingBaseUrl, holdsKey, resolveSettings, retiredTokenWarning, type Settings } from '../config/resolve.js';
+import { callCredentials, callProfile, checkBaseUrl, checkSettingBaseUrl, holdsKey, resolveSettings, retiredTokenWarning, type Settings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf, loginCommand } from '../config/command-line.js';
@@ -44,7 +44,8 @@ export function createApiClient(inp: SessionInputs): ApiClient {
   const { globals, env, store } = inp;
   const inv = invocationOf(globals, env);
   const login = commandLine(inv, ['login']);
-  const profile = store.getProfile(globals.profile);
+  // With PAYCTL_API_KEY set, the profile's own key is not read (a keyring out of reach refuses nothing then).
+  const profile = callProfile(store, globals.profile, env);
   const s = resolveSettings(globals, env, profile);
   if (!s.baseUrl.value) {
     // A key kept without a base URL (a file edited by hand) is sent nowhere: --base-url would not send it either.
@@ -97,8 +98,13 @@ export function createApiClient(inp: SessionInputs): ApiClient {
  */
 function storedKey(s: Settings, profile: Profile | undefined, baseUrl: string): string | undefined {
   if (s.apiKey.source !== 'env') return undefined;
-  const unset = callCredentials({ ...s, apiKey: { value: trimKey(profile?.apiKey), source: 'profile' } }, profile, baseUrl, { check: false });
-  return unset.apiKey.value ? `profile "${s.profileName}"'s stored key (${maskSecret(unset.apiKey.value)})` : undefined;
+  // A keyring profile's key is not read while PAYCTL_API_KEY is set (callProfile): named by where it is.
+  const own = trimKey(profile?.apiKey);
+  const where = own ? maskSecret(own) : profile?.secrets === 'keyring' ? 'in the OS keyring' : undefined;
+  if (!where) return undefined;
+  // Sent with the variable unset only to the profile's own base URL: callCredentials' one rule, asked with `where` standing for the key.
+  const unset = callCredentials({ ...s, apiKey: { value: where, source: 'profile' } }, profile, baseUrl, { check: false });
+  return unset.apiKey.value ? `profile "${s.profileName}"'s stored key (${where})` : undefined;
 }
 
 /**

@@ -4,6 +4,7 @@
 import { RefusedError, UsageError } from '../errors.js';
 import type { GlobalOptions } from './globals.js';
 import type { Profile } from './profile.js';
+import type { ConfigStore } from './store.js';
 import { checkApiKey, trimKey } from './api-key.js';
 import { shellQuote } from './shell.js';
 import { maskBaseUrl } from './mask.js';
@@ -43,6 +44,16 @@ export function profileChoice(flag: string | undefined, env: NodeJS.ProcessEnv):
 /** A base URL given to the run itself (--base-url, else PAYCTL_BASE_URL), above any profile's. */
 export function givenBaseUrl(globals: Pick<GlobalOptions, 'baseUrl'>, env: NodeJS.ProcessEnv): Setting<string> {
   return pick([globals.baseUrl, 'flag'], [env.PAYCTL_BASE_URL, 'env']);
+}
+
+/**
+ * The run's profile as a call reads it (api/session.ts): with its stored key, unless
+ * PAYCTL_API_KEY holds one, which is sent instead (resolveSettings). Then the stored key is not
+ * read: a profile whose OS keyring cannot be reached is not refused for a key it would not send
+ * (probe 56-K finding 4). Every other setting, and every check of the key sent, is as ever.
+ */
+export function callProfile(store: Pick<ConfigStore, 'getProfile'>, name: string, env: NodeJS.ProcessEnv): Profile | undefined {
+  return store.getProfile(name, trimKey(env.PAYCTL_API_KEY) ? { readSecrets: false } : {});
 }
 
 export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, profile: Profile | undefined): Settings {

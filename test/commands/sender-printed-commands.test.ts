@@ -103,3 +103,35 @@ describe("teama's payout, its key in an OS keyring that cannot be reached, recon
     expect(heldFor(a.sb, id)).toHaveLength(1);
   });
 });
+
+describe("PAYCTL_API_KEY with --profile teama, teama's key in an OS keyring that cannot be reached (probe 56-K finding 4)", () => {
+  it("holding the key that sent it: teama's stored key is not read, and the payout is resolved; every other check stays", async () => {
+    const { id } = await lostByTeama();
+    teamaInUnreachableKeyring();
+    const named = ['history', 'reconcile', '--profile', 'teama', '--payout-id', id];
+    // Without the variable, teama's key is needed, and cannot be read: refused as before, nothing sent.
+    const bare = await run(named);
+    expect(bare.code, bare.stderr).toBe(2);
+    expect(bare.stderr).toContain('The API key of profile "teama" is in the OS keyring, which cannot be reached');
+    // Account B's key in it: not the key that sent it, refused (exit 2), nothing sent with it.
+    const other = await withKey(KEY_B, named);
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stderr).toContain("was sent with another API key than this run's");
+    expect(t.postsWith('B')).toBe(0);
+    expect((await entry(id))?.outcome?.kind).toBe('unknown');
+
+    // Before: refused with the keyring error (exit 2), though the stored key would not be sent.
+    const r = await withKey(KEY_A, named);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect((await entry(id))?.outcome?.kind).toBe('accepted');
+    expect(heldFor(a.sb, id)).toHaveLength(1);
+    expect(heldFor(b.sb, id)).toHaveLength(0);
+  });
+
+  it('a key refused by the service: names the stored key by where it is, without reading it', async () => {
+    teamaInUnreachableKeyring();
+    const r = await withKey('sk_test_nobody_0123456789abcdef', ['balances', '--profile', 'teama']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`PAYCTL_API_KEY was refused: set a valid key, or unset it to use profile "teama"'s stored key (in the OS keyring).`);
+  });
+});
