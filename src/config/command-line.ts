@@ -57,7 +57,8 @@ export function fileOperand(path: string): string {
 }
 
 /**
- * `payctl <words> <operands> [--profile P] [--base-url U] [--timeout S] <options>`,
+ * `payctl <words> <operands> [--profile P] [--base-url U] [--timeout S] <options>` (no --base-url
+ * for `config set`/`unset`, which refuse it),
  * every value quoted for the shells (shell.ts). `words` are the command's names (`payout get`),
  * `args` its operands (a file the person named: through fileOperand), then its options, as
  * plain strings.
@@ -70,10 +71,16 @@ export function commandLine(inv: Invocation, words: string[], args: string[] = [
   args = args.slice(lead);
   if (inv.profile !== undefined && inv.profile !== '') out.push('--profile', shellQuote(inv.profile));
   // A user name and password in it are never printed (payctl refuses such a base URL anyway).
-  if (inv.baseUrl) out.push('--base-url', shellQuote(maskBaseUrl(inv.baseUrl)));
+  // `config set`/`unset` change the profile, which --base-url does not choose: they refuse it (commands/config/base-url-flag.ts).
+  if (inv.baseUrl && !changesProfile(words)) out.push('--base-url', shellQuote(maskBaseUrl(inv.baseUrl)));
   if (inv.timeout) out.push('--timeout', shellQuote(inv.timeout));
   for (const a of args) out.push(shellQuote(a));
   return out.join(' ');
+}
+
+/** `config set` and `config unset`: they take no --base-url (a profile's settings, chosen by --profile). */
+function changesProfile(words: string[]): boolean {
+  return words[0] === 'config' && (words[1] === 'set' || words[1] === 'unset');
 }
 
 /**

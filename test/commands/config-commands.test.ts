@@ -23,6 +23,7 @@ import {
 } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { listenInProcess, stopLeftoverListeners } from '../helpers/listen-in-process.js';
+import { commandLine } from '../../src/config/command-line.js';
 
 const KEY = newKey();
 // The routes.payoutGet test points payctl at /payouts/{transactionId} on purpose, a path the service does not have.
@@ -507,8 +508,11 @@ describe('a base URL with a user name and password (the password is a secret)', 
     expect(odd.code, odd.stderr).toBe(2);
     expect(odd.stderr).toContain('"https://****@api.example.com/v2" is not a valid base URL.');
     // Commands payctl prints carry the base URL of the run: masked there too.
+    expect(commandLine({ baseUrl: WITH_USER }, ['history'])).toBe(`payctl history --base-url '${MASKED_URL}'`);
+    // A printed config set changes a profile, which a base URL does not choose: it carries none.
     const secret = await payctl(['config', 'set', 'webhook-secret', 'whsec_abcdefgh123'], { dir: cfg.dir, env: { PAYCTL_BASE_URL: WITH_USER } });
-    expect(secret.stderr).toContain(`--base-url '${MASKED_URL}'`);
+    expect(secret.stderr).toContain('payctl config set webhook-secret --stdin');
+    expect(secret.stderr).not.toContain('--base-url');
     const policy = await payctl(['config', 'set', 'policy', join(cfg.dir, 'no-such-policy.json')], { dir: cfg.dir, env: { PAYCTL_BASE_URL: WITH_USER } });
     expect(policy.code).toBe(2);
     for (const r of [status, env, set, odd, secret, policy]) noPassword(r);

@@ -139,3 +139,53 @@ describe('printed config commands carry the run profile', () => {
     }
   });
 });
+
+describe('config set and --base-url (probe 56-K finding 6)', () => {
+  it('a run with --base-url and PAYCTL_API_KEY, no policy: the config set policy printed takes no --base-url; pasted, the run goes on', async () => {
+    const dir = tempConfigDir();
+    try {
+      const withKey = (args: string[]) => payctl(args, { dir: dir.dir, env: { PAYCTL_API_KEY: ctx.sb.apiKey } });
+      const file = planBatchFile(work.dir, freshWallet(ctx.sb, '1000.00', 'SLE'), ['10']);
+      const check = await withKey(['policy', 'check', file, '--base-url', ctx.sb.baseUrl]);
+      expect(check.code).toBe(2);
+      // Before: `payctl config set policy <path> --base-url URL`, whose --base-url was ignored without a word.
+      expect(check.stderr).toContain("Name your team's policy file with: payctl config set policy <path>\n");
+      const set = pasted(check.stderr, "Name your team's policy file with:", policy);
+      expect(set).toEqual(['config', 'set', 'policy', policy]);
+      const done = await withKey(set);
+      expect(done.code, done.stderr).toBe(0);
+      // The profile a run with --base-url and no --profile goes by: its policy is now named.
+      const again = await withKey(['policy', 'check', file, '--base-url', ctx.sb.baseUrl]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('config set (and unset) with --base-url: refused, exit 2, nothing saved, with --profile to use instead (before: set in a new "default" profile)', async () => {
+    const dir = tempConfigDir();
+    try {
+      writeProfiles(dir.dir, { teama: { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey } });
+      const r = await run(['config', 'set', 'policy', policy, '--base-url', ctx.sb.baseUrl], dir.dir);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain("config set changes a profile's settings, and --base-url chooses no profile");
+      expect(r.stderr).toContain('Nothing was saved.');
+      expect(r.stderr).toContain('Name the profile with --profile instead: payctl config set policy <path> --profile NAME');
+      expect(r.stderr).toContain('Profiles with that base URL: teama.');
+      expect(readProfile(dir.dir)).toBeUndefined();
+      expect(readProfile(dir.dir, 'teama')?.policy).toBeUndefined();
+      const json = await run(['config', 'set', 'policy', policy, '--base-url', ctx.sb.baseUrl, '--json'], dir.dir);
+      expect(json.code).toBe(2);
+      expect(json.stdout + json.stderr).toContain('"--base-url"');
+      // As the hint says, with the profile named: set there.
+      const named = await run(['config', 'set', 'policy', policy, '--profile', 'teama'], dir.dir);
+      expect(named.code, named.stderr).toBe(0);
+      const unset = await run(['config', 'unset', 'policy', '--base-url', ctx.sb.baseUrl], dir.dir);
+      expect(unset.code, unset.stderr).toBe(2);
+      expect(unset.stderr).toContain('payctl config unset policy --profile NAME');
+      expect(readProfile(dir.dir, 'teama')?.policy).toBe(policy);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { readFirstLine } from '../../output/stdin-line.js';
 import { applySetting, checkKey } from '../../config/settings.js';
 import { hasPassword, ledgerTlsWarning, maskLedgerUrl } from '../../config/ledger-setting.js';
 import { checkKeyStays } from '../../config/resolve.js';
+import { refuseBaseUrlFlag } from './base-url-flag.js';
 import { examinePolicy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf, type Invocation } from '../../config/command-line.js';
 
@@ -55,6 +56,7 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   // The setting and the profile are checked before the value is read: a secret is not asked for
   // (or piped) only to be refused, and the pipe printed for an empty stdin works as printed.
   checkKey(opts.key, 'write', inv, opts.value !== undefined);
+  refuseBaseUrlFlag('set', opts.key, deps.globals.baseUrl, inv, () => deps.config());
   const before = store.getProfile(name, { readSecrets: false });
   const value = await valueOf(opts, deps, inv);
   const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };

@@ -9,11 +9,13 @@ import { removeSetting, visibleSetting } from '../../config/settings.js';
 import { noSuchProfile } from '../../config/known-profiles.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { checkKeyKeepsBaseUrl } from '../../config/resolve.js';
+import { refuseBaseUrlFlag } from './base-url-flag.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
+  const inv = invocationOf(deps.globals, deps.env);
+  refuseBaseUrlFlag('unset', opts.key, deps.globals.baseUrl, inv, () => deps.config());
   const store = deps.config();
   const name = deps.globals.profile;
-  const inv = invocationOf(deps.globals, deps.env);
   const profile = store.getProfile(name);
   // The key first: `config unset api-key` says what removes it, whatever the profile.
   removeSetting(profile ?? {}, opts.key, inv);
