@@ -33,7 +33,8 @@ function createArgs(wallet: string, account: string, id: string): string[] {
 /** Sends it with its answer lost (the sandbox commits it): exit 4, unknown. */
 async function lostAnswer(args: string[]): Promise<void> {
   ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  const r = await run(args);
+  // Its retries' back-off on a TestClock: no real waits.
+  const r = await run(args, new TestClock());
   ctx.sb.faults.clear();
   expect(r.code, r.stderr).toBe(4);
 }
