@@ -252,8 +252,23 @@ export function repeatKey(r: PayoutRequest): string {
 }
 
 function repeatKeyOf(r: PayoutRequest, account: string): string {
-  return sha256Hex(`payctl-repeat-v1\n${JSON.stringify([r.walletId, account, r.currency, r.amountMinor.toString()])}`, 16);
+  const text = `payctl-repeat-v1\n${JSON.stringify([r.walletId, account, r.currency, r.amountMinor.toString()])}`;
+  let key = madeKeys.get(text);
+  if (key === undefined) {
+    if (madeKeys.size >= MADE_KEYS_KEPT) madeKeys.clear();
+    key = sha256Hex(text, 16);
+    madeKeys.set(text, key);
+  }
+  return key;
 }
+
+/**
+ * Repeat keys made lately, by the text they hash: a batch's plan makes each row's keys twice (its
+ * look-ahead, batch-lookahead.ts, then the row), up to ~50 a row (zeroForms), and their hashing
+ * was the largest part of its CPU. Emptied when full: at least a look-ahead group's keys fit.
+ */
+const madeKeys = new Map<string, string>();
+const MADE_KEYS_KEPT = 50_000;
 
 /**
  * What a payout pays with the account as compared: payoutFingerprint of it with comparedAccount.

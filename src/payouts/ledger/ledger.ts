@@ -246,6 +246,13 @@ export interface Ledger {
    * files, has none.
    */
   prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups, repeatKeys?: string[]): Promise<void>;
+  /**
+   * The local store's form of that hint, for a batch's plan (batch-lookahead.ts): these
+   * fingerprints and repeat keys under this base URL may be asked next. It lists its look-up
+   * markers once, not a file look-up per key, and answers the keys it found no marker of without
+   * asking again, until its next write (markers.ts expect).
+   */
+  expectLookups?(baseUrl: string, fingerprints: readonly string[], repeatKeys: readonly string[]): void;
   /** The entry of this payout id under this base URL, if any. */
   get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined>;
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */

@@ -7,11 +7,10 @@
  * rerun finds the entry and sends the same key with the identical body, so a crash, time-out or
  * lost connection can never pay twice. The outcome is recorded when one arrives.
  *
- * This class wires the rooms: names.ts (entry names, legacy names), mac.ts (the key and the
- * signatures), atomic-files.ts (the folder, temp files, links, fsyncs), markers.ts (look-ups by
- * content), gaps.ts (the index of entries made), log.ts, claims-log.ts and log-reader.ts (the batch log),
- * stored.ts (reading an entry) and entries.ts (an entry's life, shared with every store).
- */
+ * This class wires the rooms: names.ts (entry names, legacy names), mac.ts (the key and the signatures),
+ * atomic-files.ts (the folder, temp files, links, fsyncs), markers.ts (look-ups by content), gaps.ts (the
+ * index of entries made), log.ts, claims-log.ts and log-reader.ts (the batch log), stored.ts (reading an
+ * entry) and entries.ts (an entry's life, shared with every store). */
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../clock.js';
@@ -199,6 +198,10 @@ export class LocalLedger implements Ledger {
     return answered(() => this.#logs.ran({ id }));
   }
 
+  expectLookups(baseUrl: string, fingerprints: readonly string[], repeatKeys: readonly string[]): void {
+    this.#markers.expect(baseUrl, { fingerprint: fingerprints, repeat: repeatKeys });
+  }
+
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first; markers whose entry is gone, or that name another payout, are passed over. */
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
     return answered(() => this.#find(baseUrl, kind, key));
@@ -384,10 +387,7 @@ export class LocalLedger implements Ledger {
   }
 }
 
-/**
- * A read of the local store, made now (in the caller's step, as when reads were synchronous),
- * its answer given as a promise: an error it throws (an entry that does not verify) rejects.
- */
+/** A read of the local store made now (as when reads were synchronous), its answer a promise: what it throws rejects. */
 function answered<T>(read: () => T): Promise<T> {
   return new Promise((resolve) => resolve(read()));
 }
