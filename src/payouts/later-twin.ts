@@ -6,7 +6,9 @@
  * the later one's) nor resent on request (`--resend`: if the later one was made and P was not, P
  * would pay the person a second time), and no advice prints either command (held-advice.ts
  * choiceCommands, create-used-before.ts): the later payout is resolved first, then P's reconcile
- * runs again. The one rule, used by every refusal and every piece of advice (README, "history reconcile").
+ * runs again (once it is recorded as made by the one record there is for the two, P is recorded as
+ * not made, paid in its place: commands/history/reconcile-twin-pair.ts). The one rule, used by
+ * every refusal and every piece of advice (README, "history reconcile").
  */
 import { UsageError } from '../errors.js';
 import { commandLine, type Invocation } from '../config/command-line.js';

@@ -27,6 +27,7 @@ import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.j
 import { recordSentInstead, replacedBy } from '../payout/create-replaces.js';
 import { heldSender, otherSenderClause, withRunKey, type Profiles } from '../../payouts/sender-profile.js';
 import { senderAdvice } from './reconcile-sender.js';
+import { closeEarlierTwin, earlierTwins } from './reconcile-twin-pair.js';
 import { document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
@@ -40,11 +41,13 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
   // another terminal, is seen (its outcome recorded) before anything here is read.
   // And of the payouts it was sent in place of (create-replaces.ts replacedBy), recorded as not made with it.
   const own = await journal.get(api.baseUrl, payoutId);
-  const replaced = own ? (await replacedBy(journal, own)).map((e) => `Payout ${e.payoutId}`) : [];
+  const replaced = own ? (await replacedBy(journal, own)).map((e) => e.payoutId) : [];
+  // And of an earlier twin of unknown outcome (reconcile-twin-pair.ts), recorded as not made when the record is the one there is for the two.
+  const twins = own ? (await earlierTwins(journal, own, replaced)).map((e) => e.payoutId) : [];
   try {
     return await journal.withResolveLocks(
-      [...resolveLockIds(payoutId, transactionId), ...replaced],
-      () => record(api, journal, payoutId, transactionId, inv, deps, yes),
+      [...resolveLockIds(payoutId, transactionId), ...[...replaced, ...twins].map((id) => `Payout ${id}`)],
+      () => record(api, journal, payoutId, transactionId, inv, deps, yes, replaced),
       // A payout another payctl resolves (a resend in flight) is not waited for long: it is still unknown here (exit 4).
       resolveLockOptions(deps, true),
     );
@@ -60,7 +63,16 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
 }
 
 /** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
-async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps, yes: boolean): Promise<number> {
+async function record(
+  api: ApiClient,
+  journal: Ledger,
+  payoutId: string,
+  transactionId: string,
+  inv: Invocation,
+  deps: Deps,
+  yes: boolean,
+  replaced: readonly string[],
+): Promise<number> {
   const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, { inv, config: withRunKey(deps.config(), api.runKey) }, [
     '--made-by',
     transactionId,
@@ -112,6 +124,7 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   warnMarks(judged, transactionId, payoutId, deps);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   for (const p of await replacedBy(journal, next)) await recordSentInstead(journal, p, payoutId, deps);
+  await closeEarlierTwin(api, journal, next, { txn: transactionId, record: got.record, now }, { inv, deps, replaced });
   return ExitCode.ok;
 }
 

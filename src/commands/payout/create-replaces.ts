@@ -119,14 +119,16 @@ export async function recordReplaced(journal: Ledger, x: JournalEntry, deps: Cre
   }
 }
 
-const SENT_INSTEAD = 'not made: its payout id was used for another payout, and it was sent as payout ';
+const SENT_INSTEAD = 'not made: its payout id was used for another payout';
+/** How every "sent instead" message ends, before the payout's id and ` instead`. */
+const AND_SENT = ', and it was sent as payout ';
 
-/** The payout `p` was sent as instead, when it is recorded so (recordSentInstead). */
+/** The payout `p` was sent as instead, when it is recorded so (recordSentInstead: its id used for another, or its twin's record paid it). */
 export function sentInsteadOf(p: JournalEntry): string | undefined {
   const o = p.outcome;
-  return o?.kind === 'rejected' && o.message.startsWith(SENT_INSTEAD) && o.message.endsWith(' instead')
-    ? o.message.slice(SENT_INSTEAD.length, -' instead'.length)
-    : undefined;
+  if (o?.kind !== 'rejected' || !o.message.startsWith('not made: ') || !o.message.endsWith(' instead')) return undefined;
+  const at = o.message.indexOf(AND_SENT);
+  return at < 0 ? undefined : o.message.slice(at + AND_SENT.length, -' instead'.length);
 }
 
 /**
@@ -138,19 +140,29 @@ export function refuseSentInstead(c: CreateRun): void {
   const instead = c.existing && sentInsteadOf(c.existing);
   if (!instead) return;
   throw new UsageError(
-    `Payout ${text(c.request.payoutId)} is recorded as not made: its payout id was used for another payout, and it was sent as payout ${text(instead)} instead. Nothing was sent.`,
+    `Payout ${text(c.request.payoutId)} is recorded as ${text((c.existing!.outcome as { message: string }).message)}. Nothing was sent.`,
     [],
     `See that one with: ${commandLine(c.inv, ['payout', 'get', instead])}`,
   );
 }
 
-/** Records `p` as not made: sent as payout `id` instead (held by p's resolution lock). */
-export async function recordSentInstead(journal: Ledger, p: JournalEntry, id: string, deps: CreateRun['deps']): Promise<void> {
-  const message = `${SENT_INSTEAD}${id} instead`;
+/**
+ * Records `p` as not made: sent as payout `id` instead (held by p's resolution lock). `why`: why
+ * it was not made (its payout id used for another payout, unless said: a twin's record paid it,
+ * reconcile-twin-pair.ts), and `said`, what is logged after "recorded as not made: ".
+ */
+export async function recordSentInstead(
+  journal: Ledger,
+  p: JournalEntry,
+  id: string,
+  deps: CreateRun['deps'],
+  how: { why: string; code: string; said: string } = { why: SENT_INSTEAD, code: 'DUPLICATE_PAYOUT_ID', said: `it was sent as payout ${text(id)}` },
+): Promise<void> {
+  const message = `${how.why}${AND_SENT}${id} instead`;
   try {
-    await journal.record(p, { kind: 'rejected', status: 422, code: 'DUPLICATE_PAYOUT_ID', message, at: deps.clock.now().toISOString() });
-    deps.log.info(`Payout ${text(p.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);
+    await journal.record(p, { kind: 'rejected', status: 422, code: how.code, message, at: deps.clock.now().toISOString() });
+    deps.log.info(`Payout ${text(p.payoutId)} is recorded as not made: ${how.said}.`);
   } catch (err) {
-    deps.log.warn(`Payout ${text(p.payoutId)} could not be recorded as not made (${text((err as Error).message)}); it was sent as payout ${text(id)}.`);
+    deps.log.warn(`Payout ${text(p.payoutId)} could not be recorded as not made (${text((err as Error).message)}); ${how.said}.`);
   }
 }
