@@ -15,7 +15,7 @@ import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
-import { heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
+import { heldFrom, useFreshLogin, createWithLostAnswer } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useFreshLogin(ctx);
@@ -29,13 +29,8 @@ function createArgs(wallet: string, account: string, id: string): string[] {
   return [...args, '--name', 'Later Test', '--provider', 'ecobank', '--account', account, '--payout-id', id, '--yes'];
 }
 
-/** Sends it with its answer lost (the sandbox commits it): exit 4, unknown; the back-off waited on a TestClock. */
-async function lostAnswer(args: string[]): Promise<void> {
-  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  const r = await run(args, new TestClock());
-  ctx.sb.faults.clear();
-  expect(r.code, r.stderr).toBe(4);
-}
+/** Sends it with its answer lost (the sandbox commits it): exit 4, unknown (payout-fixtures.ts). */
+const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, run, args);
 
 /** Two payouts of the same details: `first` of unknown outcome, then `mine` (lost too, or accepted); their transactions, oldest first. */
 async function twins(lostMine: boolean): Promise<{ first: string; mine: string; txns: string[] }> {

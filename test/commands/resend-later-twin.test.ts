@@ -15,7 +15,7 @@ import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
-import { heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
+import { heldFrom, useFreshLogin, createWithLostAnswer } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useFreshLogin(ctx);
@@ -30,14 +30,8 @@ function createArgs(wallet: string, account: string, id: string): string[] {
   return [...args, '--name', 'Twin Test', '--provider', 'ecobank', '--account', account, '--payout-id', id, '--yes'];
 }
 
-/** Sends it with its answer lost (the sandbox commits it): exit 4, unknown. */
-async function lostAnswer(args: string[]): Promise<void> {
-  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  // Its retries' back-off on a TestClock: no real waits.
-  const r = await run(args, new TestClock());
-  ctx.sb.faults.clear();
-  expect(r.code, r.stderr).toBe(4);
-}
+/** Sends it with its answer lost (the sandbox commits it): exit 4, unknown (payout-fixtures.ts). */
+const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, run, args);
 
 /** P (`first`) of unknown outcome, then its later twin (`mine`), unknown too; the wallet, P's create arguments, and the transactions made (P's first). */
 async function twins(): Promise<{ first: string; mine: string; wallet: string; firstArgs: string[]; txns: string[] }> {
