@@ -9,7 +9,9 @@
  * account's wallets from the API, as the batch's wallet check and `balances` read them, read
  * once a run): else the run's key is another account's, and the payout is left unknown, with the
  * login of the key that sent it (sender-profile.ts goneAdvice) and its command. An entry with a
- * key id is told by that id (sender-profile.ts senderOf): no wallet is read for it.
+ * key id is told by that id (sender-profile.ts senderOf): no wallet is read for it, and a read
+ * that fails (HTTP 5xx, a time-out: readFault) leaves only the entries that need it unknown, said
+ * so with the read's cause (probe K57 finding 2), never a run's exit 1.
  */
 import type { ApiClient } from '../api/client.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
@@ -19,6 +21,8 @@ import { askedOf } from './candidate-fields.js';
 import type { JournalEntry } from './journal.js';
 import { goneLogin, runProfile, type OtherSender } from './sender-profile.js';
 import { isProfileName } from '../config/known-profiles.js';
+import { ApiError, NetworkError, networkCode, OutcomeUnknownError } from '../errors.js';
+import { capitalized } from '../words.js';
 
 /** The wallets of the run's account, read from the API once a run (or given: a batch read them already). */
 export class RunWallets {
@@ -43,6 +47,27 @@ export class RunWallets {
     this.#ids ??= this.api.wallets().then((r) => new Set(r.wallets.map((w) => w.wallet_id)));
     return (await this.#ids).has(wallet) ? undefined : wallet;
   }
+}
+
+/** A failed read of the run's wallets (the service's error, a network fault or time-out): what is said of it and its documented cause (README "Output, scripting and exit codes"); else undefined. */
+export function readFault(err: unknown): { said: string; cause: string } | undefined {
+  if (!(err instanceof NetworkError) && !(err instanceof ApiError)) return undefined;
+  const said = err.message.replace(/\.$/, '');
+  return { said, cause: err instanceof NetworkError ? networkCode(err.causeCode) : 'SERVICE_ERROR' };
+}
+
+/** "this run's account's wallets could not be read (…)": why payout `payoutId` is left unknown when the read its check needs failed. */
+export function unreadClause(payoutId: string, said: string): string {
+  return `this run's account's wallets could not be read (${said}), so whether this run's API key is the one that sent payout ${text(payoutId)} (journaled by an older payctl without the id of the key that sent it) cannot be told: it is not resent, searched for or recorded, and its outcome is still unknown`;
+}
+
+/** `entry` named (reconcile --payout-id, payout create --payout-id) when the wallet read its check needs failed: exit 4, its payout id named, with `command` to run once the service answers. */
+export function unreadError(entry: JournalEntry, fault: { said: string; cause: string }, command: string): OutcomeUnknownError {
+  return new OutcomeUnknownError(`${capitalized(unreadClause(entry.payoutId, text(fault.said)))}. Nothing was sent.`, {
+    payoutId: entry.payoutId,
+    causeCode: fault.cause,
+    hint: `Run it again when the service can be reached: ${command}`,
+  });
 }
 
 /** The sender of an entry whose wallet the run's account does not hold: its profile (the run's, when none was journaled), with a key it is not known to hold. */

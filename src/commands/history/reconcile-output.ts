@@ -25,9 +25,12 @@ export interface ReconcileResult {
    * recorded from a transaction a person named; batch: a batch row with no outcome recorded, left
    * to that batch's resume (`resume`); busy: its lock held past the wait by another payctl
    * resolving it (resolve-lock.ts), left as it was (`error` says who); other-profile: sent with
-   * another profile (`sender`) or none journaled, left unknown with `command` (reconcile-sender.ts).
+   * another profile (`sender`) or none journaled, left unknown with `command` (reconcile-sender.ts);
+   * unchecked: journaled without its key's id, and the run's wallets, which tell whether the run's
+   * key sent it, could not be read (payouts/unkeyed-wallet.ts readFault): left unknown, code
+   * OUTCOME_UNKNOWN, the read's `cause`, its `error`, and `command` to run again.
    */
-  action: 'resent' | 'held' | 'made-by' | 'batch' | 'busy' | 'other-profile';
+  action: 'resent' | 'held' | 'made-by' | 'batch' | 'busy' | 'other-profile' | 'unchecked';
   /** The profile that sent it (action other-profile; absent when the journal has none). */
   sender?: string;
   /** The login that brings the profile that sent it back, when it is gone (action other-profile). */
@@ -43,6 +46,8 @@ export interface ReconcileResult {
   /** The service answered with the first attempt's answer (Idempotent-Replayed): that attempt had been made. */
   replayed?: boolean;
   code?: string;
+  /** What left it unknown, as a documented code (TIMEOUT, SERVICE_ERROR, ...: action unchecked). */
+  cause?: string;
   message?: string;
   error?: string;
   /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
@@ -115,6 +120,7 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
                 ? { ...(r.login ? { login: r.login } : {}), reconcile: r.command }
                 : null,
         ...(r.action === 'other-profile' ? { sent_with_profile: r.sender ?? null } : {}),
+        ...(r.cause !== undefined ? { cause: r.cause } : {}),
       };
     }),
     counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown'), damaged: damaged.length + more },

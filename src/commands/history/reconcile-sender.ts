@@ -10,7 +10,8 @@
  * the run's profile, and a refusal of its resend is left unknown (senderConfirmed: that key's
  * account may not be the sender's). One journaled without the id of its key, from a wallet the
  * run's account does not hold, was sent with another account's key (payouts/unkeyed-wallet.ts):
- * left unknown by a run over every payout, refused when named (probe 56-K finding 1).
+ * left unknown by a run over every payout, refused when named (probe 56-K finding 1); when those
+ * wallets cannot be read, such a payout alone is left unknown (`unchecked`), named: exit 4.
  */
 import { UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
@@ -18,7 +19,7 @@ import { text } from '../../output/text.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import { goneAdvice, goneLogin, heldSender, keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
 import { capitalized } from '../../words.js';
-import { notHeldAdvice, notHeldClause, notHeldCommand, type RunWallets } from '../../payouts/unkeyed-wallet.js';
+import { notHeldAdvice, notHeldClause, notHeldCommand, readFault, unreadClause, unreadError, type RunWallets } from '../../payouts/unkeyed-wallet.js';
 import type { ReconcileResult } from './reconcile-output.js';
 
 /** The reconcile command of `entry` with the profile that sent it, `more` after its --payout-id. */
@@ -67,9 +68,11 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
   };
 }
 
-/** The line of a payout left to the profile that sent it (action `other-profile`). */
+/** The line of a payout left to the profile that sent it (action `other-profile`), or unchecked for want of the wallets (`unchecked`). */
 export function otherSenderLine(r: ReconcileResult): string {
   const id = text(r.payoutId);
+  if (r.action === 'unchecked')
+    return `unknown   ${id}  not resent: ${unreadClause(r.payoutId, text(r.error))}; run it again when the service can be reached: ${r.command}\n`;
   if (r.otherKey !== undefined) return `unknown   ${id}  not resent: ${r.otherKey}${r.command}\n`;
   if (r.sender === undefined)
     return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or with a key from PAYCTL_API_KEY; or this run's key is from PAYCTL_API_KEY), so no profile or key is taken to have sent it; if this run's did: ${r.command}\n`;
@@ -80,7 +83,11 @@ export function otherSenderLine(r: ReconcileResult): string {
 
 /** `entry` named by --payout-id (`more` as refuseOtherSender's): refused when it has no key id and the run's account does not hold its wallet. */
 export async function refuseNotHeld(entry: JournalEntry, inv: Invocation, wallets: RunWallets, env: NodeJS.ProcessEnv, more: string[], nothing: string): Promise<void> {
-  const wallet = await wallets.notHeld(entry);
+  // The wallets not read: the payout stays unknown, exit 4 with its payout id (unkeyed-wallet.ts readFault).
+  const wallet = await wallets.notHeld(entry).catch((err: unknown) => {
+    const fault = readFault(err);
+    throw fault ? unreadError(entry, fault, notHeldCommand(entry, inv, more)) : err;
+  });
   if (wallet === undefined) return;
   throw new UsageError(
     `${capitalized(notHeldClause(entry, wallet))}. ${nothing}`,
@@ -91,7 +98,16 @@ export async function refuseNotHeld(entry: JournalEntry, inv: Invocation, wallet
 
 /** In a run over every unknown payout: the result of `entry` when it has no key id and the run's account does not hold its wallet (left unknown), else undefined. */
 export async function notHeldResult(entry: JournalEntry, inv: Invocation, wallets: RunWallets, env: NodeJS.ProcessEnv): Promise<ReconcileResult | undefined> {
-  const wallet = await wallets.notHeld(entry);
+  let wallet: string | undefined;
+  try {
+    wallet = await wallets.notHeld(entry);
+  } catch (err) {
+    // The wallets not read: this one left unknown, with the read's cause; the others are resolved (probe K57 finding 2).
+    const fault = readFault(err);
+    if (!fault) throw err;
+    const command = notHeldCommand(entry, inv);
+    return { payoutId: entry.payoutId, action: 'unchecked', outcome: 'unknown', code: 'OUTCOME_UNKNOWN', cause: fault.cause, error: fault.said, command };
+  }
   if (wallet === undefined) return undefined;
   return {
     payoutId: entry.payoutId,

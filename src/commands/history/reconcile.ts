@@ -134,7 +134,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
   if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
     throw new InterruptedError(
-      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED && r.action !== 'other-profile').length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
+      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED && r.action !== 'other-profile' && r.action !== 'unchecked').length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
       `Go on with: ${commandLine(inv, ['history', 'reconcile'])}`,
     );
   }
@@ -163,11 +163,15 @@ async function sayResults(
     const batch = results.filter((r) => r.action === 'batch').length;
     const busy = results.filter((r) => r.action === 'busy').length;
     const other = results.filter((r) => r.action === 'other-profile').length;
+    const unchecked = results.filter((r) => r.action === 'unchecked').length;
     const why = results.some((r) => r.ageUnknown) ? 'older than 24 hours or dated in the future' : 'older than 24 hours';
     const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no outcome recorded left to the batch's resume` : '';
-    const others = (busy ? `, ${busy} being resolved by another payctl` : '') + (other ? `, ${other} left to the profile that sent ${other === 1 ? 'it' : 'them'}` : '');
+    const others =
+      (busy ? `, ${busy} being resolved by another payctl` : '') +
+      (other ? `, ${other} left to the profile that sent ${other === 1 ? 'it' : 'them'}` : '') +
+      (unchecked ? `, ${unchecked} not resent (the wallets that tell whose key sent ${unchecked === 1 ? 'it' : 'them'} could not be read)` : '');
     deps.log.info(
-      `${results.length} unknown: ${resent} resent with their journaled idempotency keys, ${results.length - resent - batch - busy - other} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
+      `${results.length} unknown: ${resent} resent with their journaled idempotency keys, ${results.length - resent - batch - busy - other - unchecked} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
     for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
       deps.log.warn(

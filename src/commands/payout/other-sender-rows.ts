@@ -8,7 +8,7 @@
  * sent it (after the login that brings that profile back, when it is gone), and the summary says
  * so once a profile. A row journaled without its key's id from a wallet this run's account does
  * not hold was sent with another account's key (payouts/unkeyed-wallet.ts, probe 56-K finding 1):
- * left so too.
+ * left so too, and so is such a row when those wallets cannot be read (probe K57 finding 2).
  */
 import type { Deps } from '../../deps.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
@@ -28,7 +28,7 @@ import {
 import { plural, text } from '../../output/text.js';
 import { resumeCommand } from './batch-commands.js';
 import type { ApiClient } from '../../api/client.js';
-import { notHeldAdvice, notHeldClause, notHeldCommand, RunWallets, walletSender } from '../../payouts/unkeyed-wallet.js';
+import { notHeldAdvice, notHeldClause, notHeldCommand, readFault, RunWallets, unreadClause, walletSender } from '../../payouts/unkeyed-wallet.js';
 
 export class OtherSenderRows {
   readonly #inv: Invocation;
@@ -41,6 +41,9 @@ export class OtherSenderRows {
   readonly #runKey: RunKey | undefined;
   /** The config's profiles with the run's key, read once (withRunKey). */
   #config: Profiles | undefined;
+
+  /** Rows left unknown because the run's wallets could not be read: what the read said, and their resume. */
+  readonly #unread = new Map<string, { said: string; resume: string }>();
 
   /** The run's account's wallets, read once when a row journaled without its key's id is met (unkeyed-wallet.ts). */
   readonly #wallets: RunWallets;
@@ -72,11 +75,20 @@ export class OtherSenderRows {
 
   /** A row journaled without its key's id from a wallet this run's account does not hold (unkeyed-wallet.ts): another account's key sent it. */
   async #notHeld(entry: JournalEntry): Promise<{ profile: string; message: string } | undefined> {
-    const wallet = await this.#wallets.notHeld(entry);
-    if (wallet === undefined) return undefined;
     const s = walletSender(entry, this.#inv);
     const inv = s.profile === runProfile(this.#inv) ? this.#inv : { ...this.#inv, profile: s.profile };
     const resume = entry.batch ? resumeCommand(inv, this.deps.clock, entry.batch) : notHeldCommand(entry, this.#inv);
+    let wallet: string | undefined;
+    try {
+      wallet = await this.#wallets.notHeld(entry);
+    } catch (err) {
+      // The wallets not read: the row is left unknown, said with the read's fault, never the run's exit 1 (probe K57 finding 2).
+      const fault = readFault(err);
+      if (!fault) throw err;
+      this.#unread.set(entry.payoutId, { said: text(fault.said), resume });
+      return { profile: s.profile, message: `not sent: ${unreadClause(entry.payoutId, text(fault.said))}; run it again when the service can be reached: ${resume}` };
+    }
+    if (wallet === undefined) return undefined;
     const advice = `${notHeldAdvice(entry, this.#inv, this.keyFrom === 'env')}${resume}`;
     if (!this.#met.has(s.profile)) this.#met.set(s.profile, { sender: s, resume: advice, wallet });
     return { profile: s.profile, message: `not sent: ${notHeldClause(entry, wallet)}; its outcome still unknown: ${advice}` };
@@ -97,6 +109,19 @@ export class OtherSenderRows {
             : `with profile ${text(profile)}, not with this run's profile (${text(runProfile(this.#inv))}), whose API key may be another account's`;
       said.push(
         `${plural(rows.length, 'payout')} (row${rows.length === 1 ? '' : 's'} ${shown}) ${rows.length === 1 ? 'was' : 'were'} sent before ${withWhat}: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the ${sender.kind === 'key' ? 'key' : 'profile'} that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
+      );
+    }
+    const unread = outcomes.filter((r) => this.#unread.has(r.payoutId));
+    if (unread.length) {
+      const { said: why, resume } = this.#unread.get(unread[0]!.payoutId)!;
+      const n = unread.length;
+      said.push(
+        `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${unread
+          .slice(0, 10)
+          .map((r) => r.row)
+          .join(
+            ', ',
+          )}${n > 10 ? ', ...' : ''}) journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'} ${n === 1 ? 'was' : 'were'} not sent: this run's account's wallets, which tell whether this run's key sent ${n === 1 ? 'it' : 'them'}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made). Run it again when the service can be reached:\n  ${resume}`,
       );
     }
     if (said.length) this.deps.log.warn(said.join('\n'));
