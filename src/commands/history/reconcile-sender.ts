@@ -27,10 +27,17 @@ export function senderCommand(entry: JournalEntry, inv: Invocation, config: Prof
   return commandLine(senderInvocation(entry, inv, config), ['history', 'reconcile'], ['--payout-id', entry.payoutId, ...more]);
 }
 
-/** The same, after the login that brings the profile that sent it back when it is gone (sender-profile.ts goneAdvice). */
+/**
+ * The same, after the login that brings the profile that sent it back when it is gone (sender-profile.ts goneAdvice).
+ * Another profile's entry journaled without its key's id, met by a run whose key is from
+ * PAYCTL_API_KEY: that profile's command works only with the variable unset (it is sent in place of
+ * the profile's key), so the unset comes first, as unkeyed-wallet.ts notHeldAdvice words it (probe K57 finding 3).
+ */
 export function senderAdvice(entry: JournalEntry, inv: Invocation, config: Profiles, more: string[] = []): string {
   const s = heldSender(entry, inv, config);
-  return `${s ? goneAdvice(entry.baseUrl, s, inv.timeout) : ''}${senderCommand(entry, inv, config, more)}`;
+  const envOther = s?.kind === 'other' && entry.keyId === undefined && config.runKey?.keyFrom === 'env';
+  const before = envOther ? notHeldAdvice(entry, inv, true) : s ? goneAdvice(entry.baseUrl, s, inv.timeout) : '';
+  return `${before}${senderCommand(entry, inv, config, more)}`;
 }
 
 /** `entry` named by --payout-id (`more`: the run's --resend or --made-by, repeated in the command printed): refused when another profile sent it. */
