@@ -44,8 +44,13 @@ export interface RowOutcome {
   earlier?: boolean;
   /** Unknown, first sent more than 24 hours ago or dated in the future (payouts/entry-age.ts): not resent, held for a person (history reconcile). */
   held?: boolean;
-  /** Unknown, journaled under this profile, not this run's (sender-profile.ts heldSender): not resent with this run's key. */
+  /**
+   * Unknown, journaled under this profile, not this run's (sender-profile.ts heldSender): not resent with this run's key;
+   * or resent, refused as another account's wallet, and said apart with that profile's login (other-sender-rows.ts).
+   */
   sender?: string | undefined;
+  /** Unknown: its resend refused as from a wallet this key's account does not have (resend-refused.ts walletRefused). */
+  walletRefused?: true;
   /**
    * What a rejected row paid (whom, how much): how a person is told which row it is. Kept for
    * rejected rows only: a 10,000-row batch holding every row's request in its outcomes peaked
@@ -191,7 +196,9 @@ export class RunBook {
     } else if (r.kind === 'rejected') {
       this.settle(i, rowOutcome(it, 'rejected', { code: r.error.code, message: r.error.message }));
     } else {
-      this.settle(i, rowOutcome(it, 'unknown', r.held ? { message: r.error.message, held: true } : { message: r.error.message }));
+      const out = rowOutcome(it, 'unknown', r.held ? { message: r.error.message, held: true } : { message: r.error.message });
+      if (r.walletRefused) out.walletRefused = true;
+      this.settle(i, out);
     }
   }
 

@@ -42,6 +42,9 @@ export class OtherSenderRows {
   /** The config's profiles with the run's key, read once (withRunKey). */
   #config: Profiles | undefined;
 
+  /** Rows journaled without their key's id and sent (the run's account holds their wallet): their profile, and what resumes them with the key that sent them. */
+  readonly #sentUnkeyed = new Map<string, { profile: string; advice: string }>();
+
   /** Rows left unknown because the run's wallets could not be read: what the read said, and their resume. */
   readonly #unread = new Map<string, { said: string; resume: string }>();
 
@@ -88,8 +91,12 @@ export class OtherSenderRows {
       this.#unread.set(entry.payoutId, { said: text(fault.said), resume });
       return { profile: s.profile, message: `not sent: ${unreadClause(entry.payoutId, text(fault.said))}; run it again when the service can be reached: ${resume}` };
     }
-    if (wallet === undefined) return undefined;
     const advice = `${notHeldAdvice(entry, this.#inv, this.keyFrom === 'env')}${resume}`;
+    if (wallet === undefined) {
+      // Sent: a refusal of its wallet then is another account's sign too (said in warn).
+      this.#sentUnkeyed.set(entry.payoutId, { profile: s.profile, advice });
+      return undefined;
+    }
     if (!this.#met.has(s.profile)) this.#met.set(s.profile, { sender: s, resume: advice, wallet });
     return { profile: s.profile, message: `not sent: ${notHeldClause(entry, wallet)}; its outcome still unknown: ${advice}` };
   }
@@ -111,6 +118,7 @@ export class OtherSenderRows {
         `${plural(rows.length, 'payout')} (row${rows.length === 1 ? '' : 's'} ${shown}) ${rows.length === 1 ? 'was' : 'were'} sent before ${withWhat}: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the ${sender.kind === 'key' ? 'key' : 'profile'} that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
       );
     }
+    said.push(...this.#walletRefused(outcomes));
     const unread = outcomes.filter((r) => this.#unread.has(r.payoutId));
     if (unread.length) {
       const { said: why, resume } = this.#unread.get(unread[0]!.payoutId)!;
@@ -125,5 +133,27 @@ export class OtherSenderRows {
       );
     }
     if (said.length) this.deps.log.warn(said.join('\n'));
+  }
+
+  /**
+   * Rows journaled without their key's id, resent, and refused as from a wallet this run's key's
+   * account does not have (a wallet of the same id is that account's too): another account's key,
+   * so running the same command again gets the same refusal (probe K57 finding 4). Said with the
+   * login of the key that sent them and then the resume, and marked as their profile's
+   * (`sender`), so that the summary does not say to run the same command again.
+   */
+  #walletRefused(outcomes: RowOutcome[]): string[] {
+    const refused = outcomes.filter((r) => r.outcome === 'unknown' && r.walletRefused && this.#sentUnkeyed.has(r.payoutId));
+    if (!refused.length) return [];
+    const { advice } = this.#sentUnkeyed.get(refused[0]!.payoutId)!;
+    for (const r of refused) r.sender = this.#sentUnkeyed.get(r.payoutId)!.profile;
+    const n = refused.length;
+    const shown = `${refused
+      .slice(0, 10)
+      .map((r) => r.row)
+      .join(', ')}${n > 10 ? ', ...' : ''}`;
+    return [
+      `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown}) journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'} ${n === 1 ? 'was' : 'were'} resent and refused as from a wallet this run's API key's account does not have, a sign that the key is another account's: left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made), and the same command gets the same refusal. Resume with the key that sent ${n === 1 ? 'it' : 'them'}: ${advice}`,
+    ];
   }
 }
