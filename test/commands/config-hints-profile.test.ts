@@ -170,8 +170,7 @@ describe('config set and --base-url (probe 56-K finding 6)', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain("config set changes a profile's settings, and --base-url chooses no profile");
       expect(r.stderr).toContain('Nothing was saved.');
-      expect(r.stderr).toContain('Name the profile with --profile instead: payctl config set policy <path> --profile NAME');
-      expect(r.stderr).toContain('Profiles with that base URL: teama.');
+      expect(r.stderr).toContain(`Name the profile with --profile instead; the profiles with that base URL:\n  payctl config set policy ${policy} --profile teama`);
       expect(readProfile(dir.dir)).toBeUndefined();
       expect(readProfile(dir.dir, 'teama')?.policy).toBeUndefined();
       const json = await run(['config', 'set', 'policy', policy, '--base-url', ctx.sb.baseUrl, '--json'], dir.dir);
@@ -182,8 +181,32 @@ describe('config set and --base-url (probe 56-K finding 6)', () => {
       expect(named.code, named.stderr).toBe(0);
       const unset = await run(['config', 'unset', 'policy', '--base-url', ctx.sb.baseUrl], dir.dir);
       expect(unset.code, unset.stderr).toBe(2);
-      expect(unset.stderr).toContain('payctl config unset policy --profile NAME');
+      expect(unset.stderr).toContain('payctl config unset policy --profile teama');
       expect(readProfile(dir.dir, 'teama')?.policy).toBe(policy);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('config set (and unset) with PAYCTL_BASE_URL, no --profile: refused as --base-url is, the typed path and each profile of that URL printed (probe K57 finding 5)', async () => {
+    const dir = tempConfigDir();
+    try {
+      writeProfiles(dir.dir, { teama: { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey }, teamb: { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey } });
+      const env = { PAYCTL_BASE_URL: ctx.sb.baseUrl };
+      // Before: "Set policy in profile "default"", exit 0, a new profile with no base URL or key.
+      const r = await payctl(['config', 'set', 'policy', policy], { dir: dir.dir, env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`and PAYCTL_BASE_URL (${ctx.sb.baseUrl}) chooses no profile`);
+      expect(r.stderr).toContain('Nothing was saved.');
+      expect(r.stderr).toContain(`  payctl config set policy ${policy} --profile teama\n  payctl config set policy ${policy} --profile teamb`);
+      expect(readProfile(dir.dir)).toBeUndefined();
+      const unset = await payctl(['config', 'unset', 'policy'], { dir: dir.dir, env });
+      expect(unset.code, unset.stderr).toBe(2);
+      // Pasted as printed, the variable still exported: set in teama.
+      const named = await payctl(pasted(r.stderr, '--profile teama'), { dir: dir.dir, env });
+      expect(named.code, named.stderr).toBe(0);
+      expect(readProfile(dir.dir, 'teama')?.policy).toBe(policy);
+      expect(readProfile(dir.dir, 'teamb')?.policy).toBeUndefined();
     } finally {
       dir.cleanup();
     }

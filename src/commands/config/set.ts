@@ -56,7 +56,7 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   // The setting and the profile are checked before the value is read: a secret is not asked for
   // (or piped) only to be refused, and the pipe printed for an empty stdin works as printed.
   checkKey(opts.key, 'write', inv, opts.value !== undefined);
-  refuseBaseUrlFlag('set', opts.key, deps.globals.baseUrl, inv, () => deps.config());
+  refuseBaseUrlFlag('set', opts.key, { flag: deps.globals.baseUrl, env: deps.env, profileChosen: deps.globals.profileChosen }, opts.value, inv, () => deps.config());
   const before = store.getProfile(name, { readSecrets: false });
   const value = await valueOf(opts, deps, inv);
   const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };

@@ -13,7 +13,7 @@ import { refuseBaseUrlFlag } from './base-url-flag.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
-  refuseBaseUrlFlag('unset', opts.key, deps.globals.baseUrl, inv, () => deps.config());
+  refuseBaseUrlFlag('unset', opts.key, { flag: deps.globals.baseUrl, env: deps.env, profileChosen: deps.globals.profileChosen }, undefined, inv, () => deps.config());
   const store = deps.config();
   const name = deps.globals.profile;
   const profile = store.getProfile(name);
