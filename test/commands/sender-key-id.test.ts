@@ -16,19 +16,14 @@ import { createWithLostAnswer, heldFor, payoutArgs } from '../helpers/payout-fix
 import { printed } from '../helpers/printed.js';
 import { freshWallet } from '../helpers/sandbox.js';
 import { KEY_A, KEY_B, useTwoAccounts } from '../helpers/two-accounts.js';
-import { Journal } from '../../src/payouts/journal.js';
 import { keyIdOf } from '../../src/config/key-id.js';
 
 const t = useTwoAccounts();
 const { a, b, seen, run } = t;
 const HEADER = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
-const entry = (id: string) => new Journal(t.dir).get(t.base, id);
+const entry = t.entry;
 
-/** `profile` logged in (again) with `key`. */
-async function login(profile: string, key: string): Promise<void> {
-  const r = await payctl(['login', '--api-key-stdin', '--base-url', t.base, '--profile', profile], { dir: t.dir, input: key + '\n' });
-  expect(r.code, r.stderr).toBe(0);
-}
+const login = t.login;
 
 /** Requests that went out with that account's key since `seen` was emptied. */
 const requestsWith = (key: 'A' | 'B') => seen.filter((s) => s.key === key);

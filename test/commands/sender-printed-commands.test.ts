@@ -13,12 +13,11 @@ import { createWithLostAnswer, heldFor, payoutArgs } from '../helpers/payout-fix
 import { printed } from '../helpers/printed.js';
 import { freshWallet } from '../helpers/sandbox.js';
 import { KEY_A, KEY_B, useTwoAccounts } from '../helpers/two-accounts.js';
-import { Journal } from '../../src/payouts/journal.js';
 import { readProfiles, writeProfiles } from '../helpers/e2e.js';
 
 const t = useTwoAccounts();
 const { a, b, run } = t;
-const entry = (id: string) => new Journal(t.dir).get(t.base, id);
+const entry = t.entry;
 
 /** payctl in this test's folder with PAYCTL_API_KEY set to `key`. */
 const withKey = (key: string, args: string[]) => payctl(args, { dir: t.dir, clock: new TestClock(), env: { PAYCTL_API_KEY: key } });

@@ -17,7 +17,7 @@ import { Journal } from '../../src/payouts/journal.js';
 
 const t = useTwoAccounts();
 const { a, b, run } = t;
-const entry = (id: string) => new Journal(t.dir).get(t.base, id);
+const entry = t.entry;
 
 describe("payout create --payout-id of an older payctl's payout, another key in PAYCTL_API_KEY", () => {
   it('says to unset PAYCTL_API_KEY before the reconcile, which then works as printed', async () => {

@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { payctl } from '../helpers/in-process.js';
 import { createWithLostAnswer, heldFor, heldFrom, payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet } from '../helpers/sandbox.js';
 import { KEY_A, KEY_B, useTwoAccounts } from '../helpers/two-accounts.js';
@@ -20,13 +19,9 @@ import { Journal } from '../../src/payouts/journal.js';
 const t = useTwoAccounts();
 const { a, b, seen, run } = t;
 const HEADER = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
-const entry = (id: string) => new Journal(t.dir).get(t.base, id);
+const entry = t.entry;
 
-/** `profile` logged in (again) with `key`. */
-async function login(profile: string, key: string): Promise<void> {
-  const r = await payctl(['login', '--api-key-stdin', '--base-url', t.base, '--profile', profile], { dir: t.dir, input: key + '\n' });
-  expect(r.code, r.stderr).toBe(0);
-}
+const login = t.login;
 
 /** Each of `ids` journaled as a payctl before key ids did: its keyId taken out, written through the ledger (which signs it). */
 async function asOlderPayctl(ids: string[]): Promise<void> {

@@ -15,7 +15,7 @@ import { Journal } from '../../src/payouts/journal.js';
 
 const t = useTwoAccounts();
 const { a, run } = t;
-const entry = (id: string) => new Journal(t.dir).get(t.base, id);
+const entry = t.entry;
 
 /** `id` journaled as a payctl before key ids did: its keyId taken out, written through the ledger (which signs it). */
 async function asOlderPayctl(id: string): Promise<void> {

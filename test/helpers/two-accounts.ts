@@ -13,6 +13,7 @@ import type { Run } from './e2e.js';
 import { payctl } from './in-process.js';
 import { TestClock } from './clock.js';
 import { useSandbox } from './sandbox.js';
+import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
 
 export const KEY_A = 'sk_test_accountA_0123456789abcdef';
 export const KEY_B = 'sk_test_accountB_0123456789abcdef';
@@ -29,6 +30,10 @@ export interface TwoAccounts {
   readonly run: (args: string[]) => Promise<Run>;
   /** How many POSTs went out with that account's key. */
   readonly postsWith: (key: 'A' | 'B') => number;
+  /** The journal's entry of a payout id at the front's base URL. */
+  readonly entry: (payoutId: string) => Promise<JournalEntry | undefined>;
+  /** `profile` logged in (again) at the front with `key` (exit 0). */
+  readonly login: (profile: string, key: string) => Promise<void>;
 }
 
 export function useTwoAccounts(): TwoAccounts {
@@ -89,5 +94,10 @@ export function useTwoAccounts(): TwoAccounts {
     },
     run: (args) => payctl(args, { dir, clock: new TestClock() }),
     postsWith: (key) => seen.filter((s) => s.key === key && s.method === 'POST').length,
+    entry: (payoutId) => new Journal(dir).get(base, payoutId),
+    login: async (profile, key) => {
+      const r = await payctl(['login', '--api-key-stdin', '--base-url', base, '--profile', profile], { dir, input: key + '\n' });
+      expect(r.code, r.stderr).toBe(0);
+    },
   };
 }
