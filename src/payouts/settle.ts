@@ -24,6 +24,7 @@ import { payoutAnswer, type PayoutRef } from './lookup.js';
 import { comparedAccount } from './identity.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { fsFault } from '../config/fs-fault.js';
 import type { Clock } from '../clock.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { contradicts } from './contradiction.js';
@@ -47,20 +48,27 @@ export function journaledSuccessful(entry: JournalEntry | undefined): boolean {
 
 /**
  * Writes a settled status into the payout's journal entry, so that `history` shows what the
- * payout became (Failed, not only "accepted"): when the journal has the payout as accepted and
- * does not say so already. Only a note: a journal that cannot be written fails nothing. A
- * Successful there is kept: a payout known Successful has paid, and a later read that says
- * otherwise is a contradiction (commands/payout/batch-contradicted.ts), never the payout's settlement.
+ * payout became (Failed, not only "accepted"), and so that a payout read Successful is held to it:
+ * when the journal has the payout as accepted and does not say so already. A journal that cannot
+ * be written fails nothing (the read stands); `warn`, when given, is told so for a Successful, as
+ * a later read that says otherwise is then not known for a contradiction. A Successful there is
+ * kept: a payout known Successful has paid, and a later read that says otherwise is a
+ * contradiction (payouts/contradiction.ts), never the payout's settlement. `payout get` (with or
+ * without --wait), `payout batch status` and its --failed-out note here.
  */
-export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: string | undefined, status: SettledStatus): Promise<void> {
+export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: string | undefined, status: SettledStatus, warn?: (line: string) => void): Promise<void> {
   if (payoutId === undefined) return;
   try {
     const entry = await journal.get(baseUrl, payoutId);
     const o = entry?.outcome;
     if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status || journaledSuccessful(entry)) return;
     await journal.record(entry, { ...o, payoutStatus: status });
-  } catch {
+  } catch (err) {
     // history shows the outcome without the status
+    if (status === 'Successful')
+      warn?.(
+        `Payout ${sanitizeInline(payoutId)} was read Successful, but the journal could not note it (${sanitizeInline(fsFault(err))}): the read stands; a later read that says otherwise will not be held against it.`,
+      );
   }
 }
 

@@ -94,7 +94,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   }
 
   // What it became, for history: in the journal of this config folder, when it has the payout.
-  if (result.kind === 'settled') await noteSettled(await openLedger(deps), api.baseUrl, ref.payoutId, result.status);
+  if (result.kind === 'settled') await noteSettled(await openLedger(deps), api.baseUrl, ref.payoutId, result.status, (l) => deps.log.warn(l));
   const warning = totalWarning(parseEnvelope(result.res).data);
   if (warning) deps.log.warn(warning);
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
