@@ -24,18 +24,36 @@ export abstract class CliError extends Error {
   }
 }
 
-/** Bad input: nothing was sent (exit 2). `problems` lists every problem at once. */
+/**
+ * Bad input: nothing was sent (exit 2). `problems` lists every problem at once. `said`: the one
+ * problem of a refusal of one flag that its message says in full ("--forward-to: \"x\" is not a
+ * URL."): `--json`'s entry (the flag in `field`, the message without it), not listed again
+ * under the message for people.
+ */
 export class UsageError extends CliError {
   readonly exitCode = ExitCode.usage;
   /** Every problem as a person reads it, one line each ("--amount is required (...)", "row 3: amount: ..."). */
   readonly problems: string[];
   /** The same problems, each with the flag or column it names (and its row), for `--json`. */
   readonly issues: Problem[];
-  constructor(message: string, problems: ReadonlyArray<Problem | string> = [], hint?: string) {
+  constructor(message: string, problems: ReadonlyArray<Problem | string> = [], hint?: string, said?: Problem) {
     super(message, hint);
-    this.issues = problems.map(problemOf);
-    this.problems = this.issues.map((p) => p.text);
+    this.issues = said ? [said] : problems.map(problemOf);
+    this.problems = said ? [] : this.issues.map((p) => p.text);
   }
+}
+
+/** A refusal of one flag said in one line (the problem's text, as a person reads it), `--json` naming the flag in `field`. */
+export function flagRefusal(problem: Problem, hint?: string): UsageError {
+  return new UsageError(problem.text, [], hint, problem);
+}
+
+/**
+ * `err`, a refusal said in one line of a value `flag` gave ("The base URL must use https://"),
+ * as a refusal of that flag: the same message and hint, `--json` naming the flag in `field`.
+ */
+export function refusalOfFlag(err: UsageError, flag: string): UsageError {
+  return new UsageError(err.message, [], err.hint, { field: flag, message: err.message, text: err.message });
 }
 
 /**
@@ -92,6 +110,14 @@ export interface Problem extends FieldError {
 /** A problem of one field, read as field + join + message: "--amount: \"x\" is not ...", "--name is required". */
 export function fieldProblem(field: string, message: string, join: ': ' | ' ' = ': '): Problem {
   return { field, message, text: `${field}${join}${message}` };
+}
+
+/**
+ * A line that starts with flag `flag` and its value ("--report /x/r.csv: the folder /x does not
+ * exist"): the flag in `field`, the rest (the value first) as its message; another line as problemOf reads it.
+ */
+export function flagLineProblem(flag: string, line: string): Problem {
+  return line.startsWith(`${flag} `) ? fieldProblem(flag, line.slice(flag.length + 1), ' ') : problemOf(line);
 }
 
 /** The same problem, on a batch file's row: "row 3: amount: ...". */

@@ -14,7 +14,7 @@
  * no place to send the key of an account.
  */
 import { write, type Deps } from '../deps.js';
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, UsageError, refusalOfFlag } from '../errors.js';
 import { checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import { maskBaseUrl, maskSecret } from '../config/mask.js';
 import type { Profile } from '../config/profile.js';
@@ -65,7 +65,8 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   // put it. --json only where the key is piped in (login-key.ts): a login printed to be typed at a
   // terminal with --json could not ask for the key (probe E54, 4).
   const kept = opts.insecureStorage ? ['--insecure-storage'] : [];
-  let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
+  const given = resolveSettings(globals, env, profile).baseUrl;
+  let baseUrl = given.value;
   if (!baseUrl) {
     if (!io.interactive) {
       // A command that runs as printed: the service's own base URL (a sandbox's is set by `sandbox start`).
@@ -74,7 +75,12 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     }
     baseUrl = (await (await deps.prompter()).input({ message: 'Base URL (ends in /v2):', default: SERVICE_BASE_URL, validate: checkUrlInput })).trim();
   }
-  baseUrl = checkBaseUrl(baseUrl);
+  try {
+    baseUrl = checkBaseUrl(baseUrl);
+  } catch (err) {
+    // Given by --base-url: --json names the flag (field), the message as it was.
+    throw err instanceof UsageError && given.source === 'flag' ? refusalOfFlag(err, '--base-url') : err;
+  }
   // A profile logged in to another base URL is moved only when the person says so, at a terminal
   // (a login meant to add a second service, typed without --profile, would replace the first).
   const moved = sandboxCopy ? undefined : movedFrom(stored, baseUrl);

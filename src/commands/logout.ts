@@ -5,7 +5,7 @@
  * not there is said to have had none (nothing removed), and is no keyring profile after.
  */
 import { write, type Deps } from '../deps.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError, refusalOfFlag } from '../errors.js';
 import { ProfileKeyMissing, ProfileSecretsUnreachable, storeDespiteKeyring, type ConfigStore } from '../config/store.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { noSuchProfile } from '../config/known-profiles.js';
@@ -17,7 +17,13 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const store = storeDespiteKeyring(() => deps.config());
   const name = deps.globals.profile;
   // A --base-url logout has no use for is still checked: the login it may print carries it.
-  if (deps.globals.baseUrl !== undefined) checkBaseUrl(deps.globals.baseUrl, 'Nothing was changed.');
+  if (deps.globals.baseUrl !== undefined) {
+    try {
+      checkBaseUrl(deps.globals.baseUrl, 'Nothing was changed.');
+    } catch (err) {
+      throw err instanceof UsageError ? refusalOfFlag(err, '--base-url') : err;
+    }
+  }
   const invocation = invocationOf(deps.globals, deps.env);
   // Its own error for a profile that does not exist: what there was not to do.
   const profile = store.getProfile(name, { readSecrets: false, mayBeNew: true });

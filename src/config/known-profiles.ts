@@ -84,7 +84,8 @@ export class UnknownProfile extends UsageError {
   /** The name is PAYCTL_PROFILE's. */
   readonly fromEnv: boolean;
   constructor(message: string, hint: string, profile: string, known: readonly string[], fromEnv = false) {
-    super(message, [], hint);
+    // Named by --profile: --json names the flag (field); PAYCTL_PROFILE's is of no flag.
+    super(message, [], hint, fromEnv ? undefined : { field: '--profile', message, text: message });
     this.profile = profile;
     this.known = known;
     this.fromEnv = fromEnv;

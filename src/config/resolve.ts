@@ -1,7 +1,7 @@
 /**
  * Settings of one call, by precedence: flag, then environment, then profile, then default.
  */
-import { RefusedError, UsageError } from '../errors.js';
+import { RefusedError, UsageError, refusalOfFlag } from '../errors.js';
 import type { GlobalOptions } from './globals.js';
 import type { Profile } from './profile.js';
 import type { ConfigStore } from './store.js';
@@ -177,6 +177,8 @@ export function checkSettingBaseUrl(
   try {
     return checkBaseUrl(setting.value);
   } catch (err) {
+    // Given by --base-url: --json names the flag (field), the message as it was.
+    if (err instanceof UsageError && setting.source === 'flag' && !err.issues.length) throw refusalOfFlag(err, '--base-url');
     if (!(err instanceof UsageError) || (setting.source !== 'profile' && setting.source !== 'env')) throw err;
     const where = setting.source === 'profile' ? `The base URL of profile "${profileName}"` : 'PAYCTL_BASE_URL';
     const fix =

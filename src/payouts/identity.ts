@@ -13,6 +13,7 @@
 import { hash } from 'node:crypto';
 import { ACCOUNT_MAX } from '../service/payout-rules.js';
 import type { PayoutRequest } from './request.js';
+import { fieldProblem, type Problem } from '../errors.js';
 
 /** The batch id of a run without --batch-id. */
 export const DEFAULT_BATCH_ID = 'default';
@@ -20,8 +21,9 @@ export const DEFAULT_BATCH_ID = 'default';
 /** What a --batch-id may hold: it is shown in plans, reports and commands to paste. */
 export const BATCH_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
-export function checkBatchId(id: string): string | undefined {
-  return BATCH_ID.test(id) ? undefined : `--batch-id: "${id}" may only hold letters, digits and _ . : - (at most 64, starting with a letter or digit)`;
+/** Why `id` cannot be a --batch-id (the flag in `field`), or undefined when it can. */
+export function checkBatchId(id: string): Problem | undefined {
+  return BATCH_ID.test(id) ? undefined : fieldProblem('--batch-id', `"${id}" may only hold letters, digits and _ . : - (at most 64, starting with a letter or digit)`);
 }
 
 /**

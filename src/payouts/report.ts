@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, extname, basename, join, resolve } from 'node:path';
 import { shellQuote } from '../config/command-line.js';
+import { flagLineProblem, type Problem } from '../errors.js';
 import { csvRow } from '../output/csv.js';
 import { plural } from '../output/text.js';
 import type { RowOutcome } from './batch-outcomes.js';
@@ -190,8 +191,12 @@ export function formatNameProblem(path: string, flag: string, what: string, ext:
   return `${flag} ${path}: payctl writes ${what} as .csv or .jsonl, ${named} (CSV text under another name does not open in a spreadsheet); give ${flag} ${shellQuote(alt)}`;
 }
 
-/** Why the report cannot be written at `path` (checked before anything is sent); [] when it can. */
-export function reportProblems(path: string, input: string, label = `--report ${path}`): string[] {
+/** Why the report cannot be written at `path` (checked before anything is sent; `--json` naming --report when the label does); [] when it can. */
+export function reportProblems(path: string, input: string, label = `--report ${path}`): Problem[] {
+  return reportLines(path, input, label).map((l) => flagLineProblem('--report', l));
+}
+
+function reportLines(path: string, input: string, label: string): string[] {
   const report = resolve(path);
   const name = formatNameProblem(report, '--report', 'a report', '.csv', input);
   if (name !== undefined) return [name];

@@ -294,6 +294,58 @@ describe('usage errors found while the command line is read: the same shape', ()
   });
 });
 
+describe('a refusal of one flag said in one line: the flag in field, the message without it (probe M57, F2)', () => {
+  /** The flag's entry under --json, and the text a person reads (stderr without --json). */
+  async function both(args: string[]): Promise<{ e: ErrorDoc['error']; text: string }> {
+    const e = usageJson(await payctl([...args, '--json'], { dir: setup.dir, input: '' }));
+    const t = await payctl(args, { dir: setup.dir, input: '' });
+    expect(t.code, t.stderr).toBe(2);
+    return { e, text: t.stderr };
+  }
+
+  it('--base-url, --forward-to, --profile: field is the flag; the text is as it was', async () => {
+    const ftp = await both(['--base-url', 'ftp://x', 'balances']);
+    expect(ftp.e.errors).toEqual([{ field: '--base-url', message: 'The base URL must use https:// (got ftp:).' }]);
+    expect(ftp.text).toBe('Error: The base URL must use https:// (got ftp:).\n(run `payctl balances --help` for usage)\n');
+    const notUrl = await both(['--base-url', 'notaurl', 'balances']);
+    expect(notUrl.e.errors).toEqual([{ field: '--base-url', message: '"notaurl" is not a valid base URL.' }]);
+    expect(notUrl.text).toBe('Error: "notaurl" is not a valid base URL.\nGive a full URL such as https://api.bokumonie.com/v2.\n');
+    const fwd = await both(['webhooks', 'listen', '--forward-to', 'notaurl']);
+    expect(fwd.e.errors).toEqual([{ field: '--forward-to', message: '"notaurl" is not a URL.' }]);
+    expect(fwd.text).toBe('Error: --forward-to: "notaurl" is not a URL.\n(run `payctl webhooks listen --help` for usage)\n');
+    const scheme = await both(['webhooks', 'listen', '--forward-to', 'ftp://127.0.0.1/x']);
+    expect(scheme.e.errors).toEqual([{ field: '--forward-to', message: 'must be an http:// or https:// URL.' }]);
+    expect(scheme.text).toBe('Error: --forward-to must be an http:// or https:// URL.\n(run `payctl webhooks listen --help` for usage)\n');
+    const profile = await both(['-p', 'nosuch', 'balances']);
+    expect(profile.e.errors).toEqual([{ field: '--profile', message: profile.e.message }]);
+    expect(profile.text).toMatch(/^Error: No profile "nosuch"\. [^\n]*\n[^-]/);
+    // PAYCTL_PROFILE's name is of no flag.
+    const env = usageJson(await payctl(['balances', '--json'], { dir: setup.dir, env: { PAYCTL_PROFILE: 'nosuch' } }));
+    expect(env.errors).toEqual([{ field: '', message: env.message }]);
+  });
+
+  it('--batch-id, --report, --failed-out: field is the flag, the message without it; the text is as it was', async () => {
+    const file = writeFile(setup.work.file('one.csv'), toCsv(batchRows(1, setup.sleWallet, `jflag-${Date.now()}`)));
+    const id = await both(['payout', 'batch', file, '--batch-id', 'bad id', '--yes']);
+    const rule = '"bad id" may only hold letters, digits and _ . : - (at most 64, starting with a letter or digit)';
+    expect(id.e.errors).toEqual([{ field: '--batch-id', message: rule }]);
+    expect(id.text).toBe(`Error: Cannot send this batch: --batch-id: ${rule}. Nothing was sent.\n(run \`payctl payout batch --help\` for usage)\n`);
+    const report = await both(['payout', 'batch', file, '--report', '/nonexist/x.csv', '--yes']);
+    expect(report.e.errors).toEqual([{ field: '--report', message: '/nonexist/x.csv: the folder /nonexist does not exist' }]);
+    expect(listedLines(report.text)).toEqual(['  - --report /nonexist/x.csv: the folder /nonexist does not exist']);
+    const sent = await run(['payout', 'batch', file, '--yes']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const reportFile = file.replace(/\.csv$/, '.report.csv');
+    const out = await both(['payout', 'batch', 'status', reportFile, '--failed-out', setup.work.file('x.txt')]);
+    expect(out.e.errors).toHaveLength(1);
+    expect(out.e.errors[0]!.field).toBe('--failed-out');
+    expect(out.e.errors[0]!.message).toMatch(/^\/\S+\/x\.txt: payctl writes a batch file as \.csv or \.jsonl/);
+    expect(listedLines(out.text)).toEqual([`  - --failed-out ${out.e.errors[0]!.message}`]);
+    // Never led by the flag again (--failed-out's advice ends with the name to give it).
+    for (const err of [...id.e.errors, ...report.e.errors, ...out.e.errors]) expect(err.message.startsWith(err.field)).toBe(false);
+  });
+});
+
 describe('a refusal of no single flag or cell: one entry, field ""', () => {
   // Probe E54, finding 5: these gave "errors":[], and a script reading errors[0] got nothing.
   it('a plan that cannot be read, a setting payctl does not know, a login without a key', async () => {

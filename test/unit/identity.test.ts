@@ -125,7 +125,7 @@ describe('payoutFingerprint and derivedPayoutId', () => {
 
   it('checkBatchId accepts names and refuses what cannot be pasted safely', () => {
     expect(checkBatchId('2026-11-stipends')).toBeUndefined();
-    for (const bad of ['', ' x', 'a b', '-x', 'x;rm', 'a'.repeat(65), 'é']) expect(checkBatchId(bad)).toMatch(/^--batch-id: /);
+    for (const bad of ['', ' x', 'a b', '-x', 'x;rm', 'a'.repeat(65), 'é']) expect(checkBatchId(bad)?.text).toMatch(/^--batch-id: /);
   });
 });
 

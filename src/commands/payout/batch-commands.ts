@@ -12,7 +12,7 @@ import { basename, extname, resolve } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { commandLine, fileOperand, type Invocation } from '../../config/command-line.js';
 import { isPlanFile, isPlanHash } from '../../plans/plan-file-kind.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, fieldProblem, flagLineProblem } from '../../errors.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
 import { defaultReportPath, formatNameProblem, freshReportPath, isJsonl } from '../../payouts/report.js';
 import type { EntryBatch, RunOptions } from '../../payouts/journal.js';
@@ -245,7 +245,7 @@ export function failedOutFormat(path: string, reportFormat: 'csv' | 'jsonl'): 'c
 export function checkFailedOut(given: string | undefined, reportFormat: 'csv' | 'jsonl'): string | undefined {
   if (given === undefined) return undefined;
   const badName = formatNameProblem(given, '--failed-out', 'a batch file', reportFormat === 'csv' ? '.csv' : '.jsonl');
-  if (badName !== undefined) throw new UsageError('Cannot write the --failed-out file. Nothing was fetched.', [badName]);
+  if (badName !== undefined) throw new UsageError('Cannot write the --failed-out file. Nothing was fetched.', [flagLineProblem('--failed-out', badName)]);
   const failedOut = resolve(given);
   let there = true;
   try {
@@ -253,8 +253,14 @@ export function checkFailedOut(given: string | undefined, reportFormat: 'csv' | 
   } catch {
     there = false;
   }
-  if (there) throw new UsageError(`--failed-out ${given} already exists; payctl never overwrites it. Nothing was fetched.`, [], 'Choose a new file name.');
-  if (!existsSync(resolve(failedOut, '..'))) throw new UsageError(`--failed-out ${given}: its folder does not exist. Nothing was fetched.`);
+  if (there) {
+    const p = fieldProblem('--failed-out', `${given} already exists; payctl never overwrites it`, ' ');
+    throw new UsageError(`${p.text}. Nothing was fetched.`, [], 'Choose a new file name.', p);
+  }
+  if (!existsSync(resolve(failedOut, '..'))) {
+    const p = fieldProblem('--failed-out', `${given}: its folder does not exist`, ' ');
+    throw new UsageError(`${p.text}. Nothing was fetched.`, [], undefined, p);
+  }
   return failedOut;
 }
 

@@ -168,7 +168,7 @@ async function checkFirst(opts: PayoutBatchOptions, deps: Deps): Promise<FirstCh
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
-  if (badId) throw new UsageError(`Cannot send this batch: ${badId}. Nothing was sent.`);
+  if (badId) throw new UsageError(`Cannot send this batch: ${badId.text}. Nothing was sent.`, [], undefined, badId);
   refusePlanFile(opts.file, invocationOf(deps.globals, deps.env), { concurrency, ...(opts.report !== undefined ? { report: resolve(opts.report) } : {}) });
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);

@@ -40,7 +40,7 @@ export interface PlanCreateOptions {
 export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> {
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
-  if (badId) throw new UsageError(`Cannot make this plan: ${badId}.`);
+  if (badId) throw new UsageError(`Cannot make this plan: ${badId.text}.`, [], undefined, badId);
   const maker = requireSigningKey(configDir(deps.env));
   const policy = await effectivePolicy(deps);
   if (policy) refuseUnlistedMaker(policy, maker);

@@ -6,7 +6,7 @@
  */
 import type { Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
-import type { UsageError } from '../../errors.js';
+import type { Problem, UsageError } from '../../errors.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { plural } from '../../output/text.js';
@@ -19,7 +19,7 @@ import { loadPlan } from './source.js';
 import { approverCommand, inTurnAdvice, notCountedHint } from './common.js';
 
 /** A check that failed: a usage error naming the plan; nothing was sent. */
-export type Refuse = (message: string, problems?: string[], hint?: string) => UsageError;
+export type Refuse = (message: string, problems?: Array<Problem | string>, hint?: string) => UsageError;
 
 /** A plan read and judged sendable under the profile's policy, with what sending it needs. */
 export interface Judged {

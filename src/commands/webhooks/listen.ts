@@ -44,7 +44,7 @@
  * the server and its steps; dedupe.ts, forward.ts, print.ts).
  */
 import { untilAborted, type Deps } from '../../deps.js';
-import { ExitCode, InterruptedError, OutputError, UsageError } from '../../errors.js';
+import { ExitCode, InterruptedError, OutputError, UsageError, fieldProblem, flagRefusal } from '../../errors.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Profile } from '../../config/profile.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service/signature.js';
@@ -84,20 +84,18 @@ function checkForwardUrl(raw: string): URL {
     // A port past 65535 makes it no URL: said as such, not as "is not a URL".
     const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#]*@)?(?:\[[^\]/?#]*\]|[^/?#:@[\]]*):(\d+)(?=[/?#]|$)/i.exec(raw)?.[1];
     if (port !== undefined && Number(port) > 65535) {
-      throw new UsageError(
-        `--forward-to ${sanitizeInline(maskUserinfo(raw))} has port ${port}: a port is 1 to 65535.`,
-        [],
+      throw flagRefusal(
+        fieldProblem('--forward-to', `${sanitizeInline(maskUserinfo(raw))} has port ${port}: a port is 1 to 65535.`, ' '),
         'Give the port your app listens on, e.g. --forward-to http://localhost:3000/webhooks.',
       );
     }
-    throw new UsageError(`--forward-to: "${sanitizeInline(maskUserinfo(raw))}" is not a URL.`);
+    throw flagRefusal(fieldProblem('--forward-to', `"${sanitizeInline(maskUserinfo(raw))}" is not a URL.`));
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http:// or https:// URL.');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw flagRefusal(fieldProblem('--forward-to', 'must be an http:// or https:// URL.', ' '));
   // Port 0 picks a free port when listening; nothing answers a connection to it: every event got 502.
   if (u.port === '0') {
-    throw new UsageError(
-      `--forward-to ${sanitizeInline(maskUserinfo(raw))} has port 0, where no app can be reached: every event would be answered 502.`,
-      [],
+    throw flagRefusal(
+      fieldProblem('--forward-to', `${sanitizeInline(maskUserinfo(raw))} has port 0, where no app can be reached: every event would be answered 502.`, ' '),
       'Give the port your app listens on, e.g. --forward-to http://localhost:3000/webhooks.',
     );
   }
@@ -186,7 +184,7 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
 /** The signature header: --signature-header, else the profile's webhook-signature-header, else `Signature`. */
 function signatureHeaderName(opts: ListenOptions, deps: Deps, profile: () => Profile | undefined): string {
   if (opts.signatureHeader !== undefined) {
-    if (!isHeaderName(opts.signatureHeader)) throw new UsageError(`--signature-header: "${visibleWord(opts.signatureHeader)}" is not an HTTP header name.`);
+    if (!isHeaderName(opts.signatureHeader)) throw flagRefusal(fieldProblem('--signature-header', `"${visibleWord(opts.signatureHeader)}" is not an HTTP header name.`));
     return opts.signatureHeader;
   }
   const configured = resolveSettings(deps.globals, deps.env, profile()).webhookSignatureHeader.value;
