@@ -65,7 +65,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
 }
 
 async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
-  const loaded = await loadPlan(opts.plan, deps);
+  const loaded = await loadPlan(opts.plan, deps, ['plan', 'approve']);
   const { plan, payouts } = loaded;
   if (!loaded.store) refuseLinkedPlan(opts.plan, 'approve', (t) => commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [fileOperand(t)]));
   const key = requireSigningKey(configDir(deps.env));

@@ -56,7 +56,7 @@ export interface JudgeOptions {
  * file counted (checkApprovals), enough of them, and no limit broken.
  */
 export async function readAndJudge(opts: JudgeOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
-  const loaded = await loadPlan(opts.plan, deps);
+  const loaded = await loadPlan(opts.plan, deps, ['plan', 'send']);
   const { plan, payouts, store, storedAt } = loaded;
   const policy = await effectivePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], noPolicyHint(deps));

@@ -81,7 +81,7 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 }
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
-  const { plan, payouts, ref, label, store, alsoStored, storedAt, ownApprovals } = await loadPlan(opts.plan, deps);
+  const { plan, payouts, ref, label, store, alsoStored, storedAt, ownApprovals } = await loadPlan(opts.plan, deps, ['plan', 'show']);
   const policy = await effectivePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;

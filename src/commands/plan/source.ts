@@ -4,7 +4,8 @@
  * least 12 hex digits that only one stored plan starts with, as git takes commits). An argument
  * that names an existing file is always the file. Either way the plan is checked whole before
  * it is used (plans/plan.ts); with a hash and a local ledger the command stops (exit 2) saying
- * that plans by hash need a shared ledger, and how to set one. A plan file whose plan the shared
+ * that plans by hash need a shared ledger, naming the run's profile and the command with each
+ * other profile of this config folder that has one, and how to set one. A plan file whose plan the shared
  * ledger holds too (plan create stored it) gets the approvals stored there beside its own (an
  * approver who followed the printed `plan approve sha256:…` signed there only): each is an
  * approval over the same hash, checked where it counts (plans/approvals.ts) as the file's are;
@@ -20,6 +21,7 @@ import { RefusedError, UsageError } from '../../errors.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import type { Ledger, PlanStore } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
+import { LOCAL_LEDGER } from '../../config/ledger-setting.js';
 import { FUTURE_TOLERANCE_MS, span } from '../../payouts/entry-age.js';
 import { utcTime } from '../../output/text.js';
 import { planOutArgs } from './common.js';
@@ -61,13 +63,13 @@ export function hashArgument(arg: string): string | undefined {
 }
 
 /** The plan a command is given: a plan file, or a plan of the shared ledger by hash. */
-export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
+export async function loadPlan(arg: string, deps: Deps, command: PlanCommand): Promise<LoadedPlan> {
   const hex = hashArgument(arg);
   if (hex === undefined) {
     const file = readPlanFile(arg, deps);
     return withStoredApprovals({ ...file, ref: fileOperand(arg), label: arg, ownApprovals: file.plan.approvals.length }, await openLedger(deps));
   }
-  const store = sharedPlans(await openLedger(deps), arg, deps);
+  const store = sharedPlans(await openLedger(deps), arg, deps, command);
   const hash = await oneHash(store, hex, arg);
   const stored = await store.get(hash);
   if (!stored) throw new RefusedError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
@@ -167,14 +169,43 @@ export async function withStoredApprovals(loaded: LoadedPlan, ledger: Ledger): P
   };
 }
 
-/** The shared ledger's plans; with the local journal, a usage error saying how to set a shared one. */
-function sharedPlans(ledger: Ledger, arg: string, deps: Deps): PlanStore {
+/** The command a plan is loaded for, as its refusals print it: ['plan', 'approve'], ['policy', 'check']. */
+export type PlanCommand = readonly [string, string];
+
+/**
+ * The shared ledger's plans; with the local journal, a usage error naming the run's profile and,
+ * when other profiles of this config folder have a shared ledger (an approver's machine whose
+ * team profile is not the default: the printed `plan approve sha256:…` carries no --profile), the
+ * command with each, before how to set one.
+ */
+function sharedPlans(ledger: Ledger, arg: string, deps: Deps, command: PlanCommand): PlanStore {
   if (ledger.plans) return ledger.plans;
+  const inv = invocationOf(deps.globals, deps.env);
+  const name = deps.globals.profile;
+  const others = profilesWithLedger(deps).filter((n) => n !== name);
+  const runWith = others.map((n) => `  ${commandLine({ ...inv, profile: n }, [...command], [arg])}`);
+  const setOne = `point profile "${name}" at the team's ledger (the URL on standard input):\n  ${commandLine(inv, ['config', 'set', 'ledger'], ['--stdin'])}`;
   throw new UsageError(
-    `Cannot find the plan ${arg}: it is not a file, and plans by hash need a shared ledger (this profile's ledger is the local journal of this config folder). Nothing was sent or changed.`,
+    `Cannot find the plan ${arg}: it is not a file, and plans by hash need a shared ledger (profile "${name}", which this run used, has none: its ledger is the local journal of this config folder). Nothing was sent or changed.`,
     [],
-    `Give the plan file, or point the profile at the team's ledger (the URL on standard input):\n  ${commandLine(invocationOf(deps.globals, deps.env), ['config', 'set', 'ledger'], ['--stdin'])}`,
+    others.length
+      ? `${others.length === 1 ? `Profile "${others[0]!}" of this config folder has` : `Profiles ${others.map((n) => `"${n}"`).join(', ')} of this config folder have`} a shared ledger; run it with --profile NAME:\n${runWith.join('\n')}\nOr give the plan file, or ${setOne}`
+      : `Give the plan file, or ${setOne}`,
   );
+}
+
+/** The profiles of this config folder whose ledger is a shared one (a PostgreSQL URL, not `local`). */
+function profilesWithLedger(deps: Deps): string[] {
+  try {
+    const store = deps.config();
+    return store.profileNames().filter((n) => {
+      const ledger = store.getProfile(n, { readSecrets: false, mayBeNew: true })?.ledger?.trim();
+      return ledger !== undefined && ledger !== '' && ledger !== LOCAL_LEDGER;
+    });
+  } catch {
+    // A config file that cannot be read names none: the refusal says the rest.
+    return [];
+  }
 }
 
 /** The one stored plan whose hash starts with these digits; none, or more than one, is a usage error. */

@@ -85,7 +85,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const api = await deps.api();
   const journal = await openLedger(deps);
   // Read as plan send reads it: with the approvals the shared ledger keeps for it (source.ts).
-  const plan = isPlanFile(opts.file) ? await loadPlan(opts.file, deps) : undefined;
+  const plan = isPlanFile(opts.file) ? await loadPlan(opts.file, deps, ['policy', 'check']) : undefined;
   const { requests, file } = await payoutsOf(opts, deps, plan);
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
