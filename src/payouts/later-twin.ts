@@ -10,7 +10,7 @@
  * not made, paid in its place: commands/history/reconcile-twin-pair.ts). The one rule, used by
  * every refusal and every piece of advice (README, "history reconcile").
  */
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
 import type { JournalEntry, Ledger } from './journal.js';
@@ -30,10 +30,40 @@ export interface LaterTwin {
   again: string;
 }
 
-/** Entries of `p`'s base URL that pay what `p` pays (its fingerprint), under other payout ids. */
+/**
+ * Entries of `p`'s base URL that pay what `p` pays (its fingerprint), under other payout ids. Never
+ * rows of `p`'s own batch run (its batch id and file): identical rows of one file, confirmed with
+ * --allow-duplicates, are two payments intended, not one typed twice, and neither is closed as paid
+ * by the other's record (probe R58a finding 3: row 2's --made-by recorded row 1, made, as not made).
+ */
 export async function samePayments(journal: Ledger, p: JournalEntry): Promise<JournalEntry[]> {
   if (!p.fingerprint) return [];
-  return (await journal.find(p.baseUrl, 'fingerprint', p.fingerprint)).filter((e) => e.payoutId !== p.payoutId && withoutId(e.body) === withoutId(p.body));
+  const sameRun = (e: JournalEntry) => p.batch !== undefined && e.batch?.id === p.batch.id && e.batch.file === p.batch.file;
+  return (await journal.find(p.baseUrl, 'fingerprint', p.fingerprint)).filter((e) => e.payoutId !== p.payoutId && !sameRun(e) && withoutId(e.body) === withoutId(p.body));
+}
+
+/** How every "sent instead" message ends, before the payout's id and ` instead` (create-replaces.ts recordSentInstead). */
+export const AND_SENT = ', and it was sent as payout ';
+
+/** The payout `p` was sent as instead, when it is recorded so (recordSentInstead: its id used for another, or its twin's record paid it). */
+export function sentInsteadOf(p: JournalEntry): string | undefined {
+  const o = p.outcome;
+  if (o?.kind !== 'rejected' || !o.message.startsWith('not made: ') || !o.message.endsWith(' instead')) return undefined;
+  const at = o.message.indexOf(AND_SENT);
+  return at < 0 ? undefined : o.message.slice(at + AND_SENT.length, -' instead'.length);
+}
+
+/**
+ * A payout recorded as sent as another instead (sentInsteadOf), met by a batch or plan resume (or
+ * any send of its entry): never sent again, its journaled refusal its result. Before, a resume sent
+ * it as any refused row is sent again under its key: a day later, a service that has forgotten the
+ * key pays it a second time (probe R58a finding 3).
+ */
+export function paidInsteadError(p: JournalEntry): ApiError | undefined {
+  const instead = sentInsteadOf(p);
+  const o = p.outcome;
+  if (!instead || o?.kind !== 'rejected') return undefined;
+  return new ApiError(`${o.message}; it is not sent again (payout ${instead} paid it)`, { status: o.status, ...(o.code ? { code: o.code } : {}) });
 }
 
 /**

@@ -21,6 +21,7 @@ import { claimedTransactions, findCandidates, type CandidateSearch } from './can
 import { heldReason, keyMayBeForgotten } from './entry-age.js';
 import { usedBeforeResult } from './used-before.js';
 import { refusedResend } from './resend-refused.js';
+import { paidInsteadError } from './later-twin.js';
 import { alreadyMadeResult, claimSeen, inner, ownerTurn, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
@@ -64,6 +65,8 @@ class PayoutSend {
     // the payout list that could be it, for a person to choose (history reconcile). Its age by the
     // ledger's clock, which dated it: a machine whose clock is a day ahead does not hold what it
     // journaled a moment ago; an entry dated in the future by it (a fast clock's) is held as old.
+    const instead = paidInsteadError(this.entry); // recorded as paid by another payout: never sent again
+    if (instead) return { kind: 'rejected', error: instead, attempts: 0 };
     const now = ledgerNow(this.journal, opts.clock);
     if (!opts.resendOld && keyMayBeForgotten(this.entry, now)) {
       const old = await this.old(now);

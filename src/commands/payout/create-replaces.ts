@@ -23,7 +23,9 @@ import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { isUnresolved } from '../../payouts/lookup.js';
 import { payoutBody, type PayoutRequest } from '../../payouts/request.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
-import { samePayments } from '../../payouts/later-twin.js';
+import { AND_SENT, samePayments, sentInsteadOf } from '../../payouts/later-twin.js';
+
+export { sentInsteadOf };
 import { nextPayoutId } from './create-used-before.js';
 import type { CreateRun } from './create-send.js';
 
@@ -120,16 +122,6 @@ export async function recordReplaced(journal: Ledger, x: JournalEntry, deps: Cre
 }
 
 const SENT_INSTEAD = 'not made: its payout id was used for another payout';
-/** How every "sent instead" message ends, before the payout's id and ` instead`. */
-const AND_SENT = ', and it was sent as payout ';
-
-/** The payout `p` was sent as instead, when it is recorded so (recordSentInstead: its id used for another, or its twin's record paid it). */
-export function sentInsteadOf(p: JournalEntry): string | undefined {
-  const o = p.outcome;
-  if (o?.kind !== 'rejected' || !o.message.startsWith('not made: ') || !o.message.endsWith(' instead')) return undefined;
-  const at = o.message.indexOf(AND_SENT);
-  return at < 0 ? undefined : o.message.slice(at + AND_SENT.length, -' instead'.length);
-}
 
 /**
  * `payout create` of a payout recorded as sent as another instead (its id used for another payout):
