@@ -39,6 +39,8 @@ export interface CandidateSearch {
   anyTime: boolean;
   /** Matching records left out because the journal has them as another payout's. */
   claimed: number;
+  /** Those records' transaction ids, each with the payout the journal has it as (twin-paid.ts: one of the same details may have paid this one). */
+  claimedBy?: Array<{ txn: string; owner: string }>;
   /** What the service wrote oddly in a candidate (only those with something odd). */
   marks: Map<PayoutRecord, string[]>;
   /** Candidates payctl cannot check (no account, no readable creation time), with why: listed, never offered as made. */
@@ -135,8 +137,10 @@ export function judgeInto(
       continue;
     }
     const owner = r.transaction_id ? claimed?.get(r.transaction_id) : undefined;
-    if (owner !== undefined && owner !== entry.payoutId) out.claimed++;
-    else {
+    if (owner !== undefined && owner !== entry.payoutId) {
+      out.claimed++;
+      (out.claimedBy ??= []).push({ txn: r.transaction_id!, owner });
+    } else {
       out.candidates.push(r);
       if (j.marks.length) out.marks.set(r, j.marks);
       if (j.unchecked.length) out.unchecked.set(r, j.unchecked);

@@ -14,6 +14,7 @@ import type { PayoutRecord } from '../service/schemas.js';
 import { sentClause } from './entry-age.js';
 import type { CandidateSearch } from './candidate-search.js';
 import type { LaterTwin } from './later-twin.js';
+import type { TwinPaid } from './twin-paid.js';
 
 /**
  * The candidates `--made-by` would take (offered), and those it would not, with why (notOffered):
@@ -53,8 +54,10 @@ export function madeByOffers(
 /** What a person chooses from for an entry payctl will not resend on its own (choiceCommands). */
 export interface Choices {
   madeBy: string[];
-  /** The `--resend` command; absent while a later payout blocks it (`later`). */
+  /** The `--resend` command; absent while a later payout blocks it (`later`), or a twin's record may have paid it (`paidBy`). */
   resend?: string;
+  /** A payout of the same details is recorded as made by a record that could be this one's (twin-paid.ts): its `--made-by` of that record, no `--resend`. */
+  paidBy?: TwinPaid & { command: string };
   notOffered: Map<PayoutRecord, string>;
   /** A later payout blocks `--made-by` and `--resend` (neither printed): what resolves it first, then this reconcile again; `offered`: the candidates there are to record as made. */
   later?: LaterTwin & { offered: number };
@@ -72,11 +75,15 @@ export function choiceCommands(
   inv: Invocation,
   claimed?: ReadonlyMap<string, string>,
   later?: LaterTwin,
+  twin?: TwinPaid,
 ): Choices {
   const { offered, notOffered } = 'error' in search ? { offered: [], notOffered: new Map<PayoutRecord, string>() } : madeByOffers(entry, search, claimed);
   if (later) return { madeBy: [], notOffered, later: { ...later, offered: offered.length } };
-  const resend = commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']);
   const madeBy = offered.map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
+  // A twin's record may be its payment: recorded as paid by it in its place, never resent (probe R58a findings 1, 2).
+  if (twin)
+    return { madeBy, notOffered, paidBy: { ...twin, command: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', twin.txn]) } };
+  const resend = commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']);
   return { madeBy, resend, notOffered };
 }
 
@@ -146,6 +153,16 @@ export function heldAdvice(
   if (later) return out + (madeByLines(choices) || laterLines('It cannot be resent yet.', later)) + notOfferedLines(notOffered);
   out += madeByLines(choices);
   out += notOfferedLines(notOffered);
+  if (choices.paidBy) return out + paidByLines(entry, choices.paidBy, madeBy.length > 0);
   out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled idempotency key and body (asks to confirm):\n  ${resend}\n`;
   return out;
+}
+
+/** A twin's record that may have paid the entry (Choices.paidBy): why it is not resent, and the command that closes it as paid by it. */
+export function paidByLines(entry: JournalEntry, paidBy: NonNullable<Choices['paidBy']>, own: boolean): string {
+  const id = text(entry.payoutId);
+  return (
+    `Payout ${text(paidBy.owner)}, of the same details, is recorded as made by transaction ${text(paidBy.txn)}, a record that could be this payout's: ${id} is not resent (that could pay the person twice).\n` +
+    `If ${own ? 'none of the records above is' : 'it was not made on its own'}, record it as paid by that transaction in its place:\n  ${paidBy.command}\n`
+  );
 }

@@ -27,7 +27,8 @@ import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.j
 import { recordSentInstead, replacedBy } from '../payout/create-replaces.js';
 import { heldSender, otherSenderClause, withRunKey, type Profiles } from '../../payouts/sender-profile.js';
 import { senderAdvice } from './reconcile-sender.js';
-import { closeEarlierTwin, earlierTwins } from './reconcile-twin-pair.js';
+import { closeEarlierTwin, earlierTwins, paidInPlace } from './reconcile-twin-pair.js';
+import { onlyTwinPaid } from '../../payouts/twin-paid.js';
 import { document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
@@ -81,7 +82,10 @@ async function record(
   const now = ledgerNow(journal, deps.clock);
   await refuseLaterTwin(journal, entry, now, inv, 'Nothing was recorded.');
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
-  if (other && other.payoutId !== payoutId) {
+  // Recorded as a payout of the same details (a twin): the one record could be either, so it closes this one as paid by it in its place.
+  const found = other && other.payoutId !== payoutId ? await onlyTwinPaid(api, journal, entry, { now, signal: deps.signal }) : undefined;
+  const twin = found && found.owner === other?.payoutId && found.txn === transactionId ? found : undefined;
+  if (other && other.payoutId !== payoutId && !twin) {
     throw new UsageError(
       `Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`,
       [],
@@ -109,6 +113,7 @@ async function record(
   if (problems.length) {
     throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, settleHint(entry, now, inv));
   }
+  if (twin) return paidInPlace(journal, entry, twin, deps);
   await confirmMasked(api, journal, entry, got.record, { transactionId, yes, inv, deps });
   let next: JournalEntry;
   try {

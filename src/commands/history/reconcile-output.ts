@@ -111,7 +111,12 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
           : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
         commands: r.held
-          ? { made_by: r.held.madeBy, resend: r.held.resend ?? null, ...laterJson(r.held.later) }
+          ? {
+              made_by: r.held.madeBy,
+              resend: r.held.resend ?? null,
+              ...laterJson(r.held.later),
+              ...(r.held.paidBy ? { paid_by: { payout_id: r.held.paidBy.owner, transaction_id: r.held.paidBy.txn, command: r.held.paidBy.command } } : {}),
+            }
           : r.refused
             ? { made_by: r.refused.madeBy, ...laterJson(r.refused.later) }
             : r.resume

@@ -15,7 +15,7 @@
  * said, with its reconcile.
  */
 import type { Deps } from '../../deps.js';
-import { AuthError } from '../../errors.js';
+import { AuthError, ExitCode } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
@@ -26,7 +26,8 @@ import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payout
 import { claimedTransactions, findCandidates } from '../../payouts/candidate-search.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import type { PayoutRecord } from '../../service/schemas.js';
-import { recordSentInstead } from '../payout/create-replaces.js';
+import { recordSentInstead, sentInsteadOf } from '../payout/create-replaces.js';
+import type { TwinPaid } from '../../payouts/twin-paid.js';
 
 /**
  * The payouts of unknown outcome journaled before `q` that pay what it pays, sent with its key
@@ -76,4 +77,21 @@ export async function closeEarlierTwin(
     code: 'PAID_BY_TWIN',
     said,
   });
+}
+
+/**
+ * `--made-by TXN` of payout `p` naming the transaction its twin is recorded as made by (twin-paid.ts,
+ * the record checked against `p` first): `p` recorded as not made, TXN having paid the person in its
+ * place (the one record could be either: one payment of the two), never resent. Run under `p`'s
+ * and TXN's resolution locks (reconcile-made-by.ts).
+ */
+export async function paidInPlace(journal: Ledger, p: JournalEntry, twin: TwinPaid, deps: Deps): Promise<number> {
+  const said = `transaction ${text(twin.txn)} paid the person in its place: recorded as payout ${text(twin.owner)}, of the same details, it is a record that could be either, named for it; ${text(p.payoutId)} is not resent`;
+  await recordSentInstead(journal, p, twin.owner, deps, {
+    why: `not made: transaction ${twin.txn}, recorded as payout ${twin.owner} (of the same details), paid the person in its place`,
+    code: 'PAID_BY_TWIN',
+    said,
+  });
+  const now = await journal.get(p.baseUrl, p.payoutId);
+  return now && sentInsteadOf(now) === twin.owner ? ExitCode.ok : ExitCode.usage;
 }

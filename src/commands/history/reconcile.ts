@@ -38,6 +38,7 @@ import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
 import { checkResend } from './reconcile-resend.js';
 import { laterTwin, refuseLaterTwin } from '../../payouts/later-twin.js';
+import { refuseTwinPaidResend, twinPaid } from '../../payouts/twin-paid.js';
 import { notHeldResult, notThisSender, otherSenderLine, refuseNotHeld, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
 import { missingEntries } from './reconcile-missing.js';
 import { RunWallets } from '../../payouts/unkeyed-wallet.js';
@@ -320,12 +321,14 @@ async function reconcileOne(
       payoutId,
       action: 'held',
       outcome: 'unknown',
-      held: { search, ...choiceCommands(entry, search, o.inv, o.claimed, await laterTwin(journal, entry, now, o.inv)) },
+      held: { search, ...choiceCommands(entry, search, o.inv, o.claimed, await laterTwin(journal, entry, now, o.inv), await twinPaid(journal, entry, search)) },
       ...(ageUnknown(entry, now) ? { ageUnknown: true } : {}),
     };
   }
   // --resend asked for: checked again under the lock (a later payout journaled meanwhile refuses it too).
   if (o.resend) await refuseLaterTwin(journal, entry, now, o.inv, 'Nothing was sent.');
+  // Nor while a payout of the same details is recorded as made by a record that could be its (twin-paid.ts).
+  if (o.resend) await refuseTwinPaidResend(api, journal, entry, { inv: o.inv, now, signal: deps.signal });
   // The same body with the same key: a retry to the service, one payout either way.
   const r = await sendPayout(api, journal, entry, {
     signal: deps.signal,
