@@ -82,8 +82,14 @@ describe('three payouts of the same details, the first made, one record for the 
       const next = commands(all.stdout);
       expect(next.length, all.stdout).toBeGreaterThan(0);
       for (const c of next) {
-        const r = await run(c, clock);
+        // A --made-by with --json too: a script gets its document on stdout, a payout closed as paid in its place too.
+        const madeBy = c.includes('--made-by');
+        const r = await run(madeBy ? ['--json', ...c] : c, clock);
         expect(r.code, `${c.join(' ')}\n${r.stderr}`).not.toBe(2);
+        if (madeBy && r.code === 0) {
+          const doc = JSON.parse(r.stdout) as { results: Array<{ payout_id: string; action: string }> };
+          expect(doc.results.map((x) => [x.payout_id, x.action])).toEqual([[c[c.indexOf('--payout-id') + 1], 'made-by']]);
+        }
       }
     }
     expect(all!.code, all!.stdout).toBe(0);

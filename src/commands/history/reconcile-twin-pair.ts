@@ -14,7 +14,7 @@
  * P (two records: each twin was made, each is recorded by its own). Otherwise P is left unknown,
  * said, with its reconcile.
  */
-import type { Deps } from '../../deps.js';
+import { write, type Deps } from '../../deps.js';
 import { AuthError, ExitCode } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
@@ -28,6 +28,7 @@ import { ageUnknown } from '../../payouts/entry-age.js';
 import type { PayoutRecord } from '../../service/schemas.js';
 import { recordSentInstead, sentInsteadOf } from '../payout/create-replaces.js';
 import type { TwinPaid } from '../../payouts/twin-paid.js';
+import { document, type ReconcileResult } from './reconcile-output.js';
 
 /**
  * The payouts of unknown outcome journaled before `q` that pay what it pays, sent with its key
@@ -93,5 +94,12 @@ export async function paidInPlace(journal: Ledger, p: JournalEntry, twin: TwinPa
     said,
   });
   const now = await journal.get(p.baseUrl, p.payoutId);
-  return now && sentInsteadOf(now) === twin.owner ? ExitCode.ok : ExitCode.usage;
+  const closed = now !== undefined && sentInsteadOf(now) === twin.owner;
+  // --json: the document every --made-by writes, P recorded as not made (its code PAID_BY_TWIN).
+  if (closed && deps.globals.json) {
+    const o = now.outcome?.kind === 'rejected' ? now.outcome : undefined;
+    const result: ReconcileResult = { payoutId: p.payoutId, action: 'made-by', outcome: 'rejected', transactionId: twin.txn, code: o?.code, message: o?.message };
+    await write(deps.io.stdout, JSON.stringify(document(p.baseUrl, [result])) + '\n');
+  }
+  return closed ? ExitCode.ok : ExitCode.usage;
 }
