@@ -12,7 +12,7 @@ import { RefusedError, UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
 import { isProfileName, PROFILE_NAME_RULE, RESERVED_PROFILE_NAMES } from './config/known-profiles.js';
 import { visibleWord } from './words.js';
-import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
+import { EXAMPLES, helpAfter, nonEmpty, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { fullName, PayctlCommand } from './commands/help.js';
 import { TREE } from './commands/tree.js';
 
@@ -100,8 +100,8 @@ export function buildProgram(run: Runner, argv?: readonly string[]): Command {
     .description('Send payouts and check wallet balances from the terminal.')
     .version(version(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('-p, --profile <name>', 'profile to use (default: $PAYCTL_PROFILE, else "default")')
-    .option('--base-url <url>', 'base URL for this call, ending in /v2 (overrides the profile)')
+    .option('-p, --profile <name>', 'profile to use (default: $PAYCTL_PROFILE, else "default")', nonEmpty('--profile'))
+    .option('--base-url <url>', 'base URL for this call, ending in /v2 (overrides the profile)', nonEmpty('--base-url'))
     .option('--json', 'machine output on stdout; no colour, prompts or spinners')
     .option('--no-input', 'never prompt; missing input is a usage error')
     .option('--no-color', 'plain text (NO_COLOR and FORCE_COLOR are honoured too)')

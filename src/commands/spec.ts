@@ -102,6 +102,18 @@ export function intOption(name: string, min = 0, max?: number) {
 }
 
 /**
+ * A value that must not be empty (`--base-url`, `--forward-to`, `--report`, ...): `--base-url=`
+ * or `--base-url "$U"` with `$U` unset was taken as not given, and the run went to the default
+ * profile's service (probe R58b: a payout was sent there). Refused, naming the flag.
+ */
+export function nonEmpty(name: string) {
+  return (value: string): string => {
+    if (value.trim() === '') throw new InvalidArgumentError(`${name} must not be empty: give a value, or leave the option out.`);
+    return value;
+  };
+}
+
+/**
  * A number of seconds, whole or decimal (`30`, `2.5`, `.5`), for an option named `name`:
  * at least `min` when given (else more than 0), at most `max`.
  */

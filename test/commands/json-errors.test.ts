@@ -360,6 +360,28 @@ describe('a refusal of no single flag or cell: one entry, field ""', () => {
   });
 });
 
+describe('an empty value given to a flag (probe R58b, F1 and F2)', () => {
+  // `--base-url "$U"` with $U unset was taken as not given: a payout went to the default profile's service.
+  it('is refused before anything is sent, naming the flag: --base-url, --profile, --forward-to, --report, --failed-out', async () => {
+    const from = ctx.sb.requests().length;
+    const create = ['payout', 'create', '--wallet', '6643665465', '--amount', '1', '--currency', 'SLE', '--type', 'bank', '--name', 'Ibrahim Bangura'];
+    const cases: Array<[string, string[]]> = [
+      ['--base-url', ['--json', '--base-url=', ...create, '--provider', 'ecobank', '--account', '4410001235', '--yes']],
+      ['--base-url', ['--json', 'balances', '--base-url', '']],
+      ['--profile', ['--json', 'balances', '--profile=']],
+      ['--forward-to', ['--json', 'webhooks', 'listen', '--forward-to=']],
+      ['--report', ['--json', 'payout', 'batch', 'pay.csv', '--report=', '--yes']],
+      ['--failed-out', ['--json', 'payout', 'batch', 'status', 'pay.report.csv', '--failed-out=']],
+    ];
+    for (const [flag, args] of cases) {
+      const e = usageJson(await run(args));
+      expect(e.errors, args.join(' ')).toEqual([{ field: flag, message: '"" is invalid: must not be empty: give a value, or leave the option out.' }]);
+    }
+    expect(ctx.sb.requests().slice(from)).toEqual([]);
+    expect((await run(['balances', '--base-url='])).stderr).toContain(`--base-url must not be empty: give a value, or leave the option out.`);
+  });
+});
+
 describe('the error shape', () => {
   const plain = makeStyle(false);
 

@@ -3,7 +3,7 @@
  * A batch file named `status` is sent as `payctl payout batch ./status`: the bare word is the verb.
  * `payctl payout batch --template` needs no file: it prints a header row and an example row.
  */
-import { intOption, type CommandSpec } from '../spec.js';
+import { intOption, nonEmpty, type CommandSpec } from '../spec.js';
 import { batchStatusSpec } from './batch-status-spec.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 import { ACKNOWLEDGE_MISSING } from './missing-spec.js';
@@ -27,7 +27,7 @@ export const batchSpec: CommandSpec = {
   options: [
     { flags: '--batch-id <name>', description: 'name of this batch (default: "default"); a new name pays the same rows again as new payouts' },
     { flags: '--concurrency <n>', description: 'payouts in flight at once', parse: intOption('--concurrency', 1, 64), default: DEFAULT_CONCURRENCY },
-    { flags: '--report <file>', description: 'where to write the report (.csv or .jsonl; default: beside the input)' },
+    { flags: '--report <file>', description: 'where to write the report (.csv or .jsonl; default: beside the input)', parse: nonEmpty('--report') },
     { flags: '--dry-run', description: 'check the file and show the plan; send nothing (exit 2 when the file has problems)' },
     { flags: '--allow-duplicates', description: 'send identical rows as separate payouts without asking' },
     ACKNOWLEDGE_MISSING,

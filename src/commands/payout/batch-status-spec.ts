@@ -1,5 +1,5 @@
 /** `payctl payout batch status <report>` (the run is batch-status.ts). */
-import { intOption, type CommandSpec } from '../spec.js';
+import { intOption, nonEmpty, type CommandSpec } from '../spec.js';
 import { checkWait, DEFAULT_WAIT_TIMEOUT_S, WAIT_OPTIONS } from './wait-spec.js';
 
 export const batchStatusSpec: CommandSpec = {
@@ -13,7 +13,7 @@ export const batchStatusSpec: CommandSpec = {
       description: 'wait until no row is Pending; exit 5 if some still are at --wait-timeout',
     },
     WAIT_OPTIONS[1]!,
-    { flags: '--failed-out <file>', description: 'write the Failed rows as a new batch file (.csv or .jsonl; never overwrites a file)' },
+    { flags: '--failed-out <file>', description: 'write the Failed rows as a new batch file (.csv or .jsonl; never overwrites a file)', parse: nonEmpty('--failed-out') },
   ],
   check: checkWait,
   help:

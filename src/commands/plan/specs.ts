@@ -1,5 +1,5 @@
 /** The verbs of `payctl plan` (their runs are create.ts, show.ts, approve.ts, merge.ts, send.ts). */
-import { intOption, type CommandSpec } from '../spec.js';
+import { intOption, nonEmpty, type CommandSpec } from '../spec.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 import { ACKNOWLEDGE_MISSING } from '../payout/missing-spec.js';
 
@@ -72,7 +72,7 @@ export const planSendSpec: CommandSpec = {
   arguments: PLAN_ARG,
   options: [
     { flags: '--concurrency <n>', description: `payouts in flight at once (default ${DEFAULT_CONCURRENCY})`, parse: intOption('--concurrency', 1, 32) },
-    { flags: '--report <file>', description: 'where to write the per-payout report (default: <plan>.report.jsonl)' },
+    { flags: '--report <file>', description: 'where to write the per-payout report (default: <plan>.report.jsonl)', parse: nonEmpty('--report') },
     { flags: '-y, --yes', description: 'send without asking (required without a terminal)' },
     ACKNOWLEDGE_MISSING,
   ],

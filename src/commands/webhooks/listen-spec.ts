@@ -1,5 +1,5 @@
 /** `payctl webhooks listen` (the run is listen.ts). */
-import { intOption, type CommandSpec } from '../spec.js';
+import { intOption, nonEmpty, type CommandSpec } from '../spec.js';
 
 export const listenSpec: CommandSpec = {
   name: 'listen',
@@ -19,7 +19,11 @@ export const listenSpec: CommandSpec = {
       description: "how far an event's timestamp may be from this machine's clock (default 300)",
       parse: intOption('--tolerance', 1, 86400),
     },
-    { flags: '--forward-to <url>', description: 'forward each accepted event (verified, with a secret), raw body and headers, to this URL' },
+    {
+      flags: '--forward-to <url>',
+      description: 'forward each accepted event (verified, with a secret), raw body and headers, to this URL',
+      parse: nonEmpty('--forward-to'),
+    },
   ],
   help:
     'Events are {event, timestamp, webhook_id, attempt, data}, signed with 64 hex characters of\n' +
