@@ -170,6 +170,14 @@ export function heldSender(entry: JournalEntry, inv: Invocation, config: Profile
 }
 
 /**
+ * A batch's plan (payout batch): a journaled row another sender may have paid (another profile or
+ * key, or journaled without its key's id) is never refused for its wallet: its send says whose it is.
+ */
+export function mayBeAnothers(inv: Invocation, config: Profiles): (e: JournalEntry) => boolean {
+  return (e) => e.keyId === undefined || heldSender(e, inv, config) !== undefined;
+}
+
+/**
  * The invocation a printed command about `entry` carries: the run's, with the profile that sent it
  * when that is another one (its key, its account), so that pasted as printed it resolves the
  * payout; also when the run sent it itself with PAYCTL_API_KEY's key, which that profile holds

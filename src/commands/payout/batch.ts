@@ -4,9 +4,8 @@
  * (payouts/identity.ts): a sorted, copied or re-saved file resumes and pays nobody twice; a new
  * --batch-id pays the same rows again, after saying so. `run` reads as its steps: the template,
  * the checks before the service is asked, the plan (with the journal and the balances), the
- * report's place, the dry run, the policy and the questions, then the sending (send-rows.ts).
- * Printed commands: batch-commands.ts (docs/architecture.md); the policy's checks: batch-policy.ts.
- */
+ * report's place, the dry run, the policy and the questions, then the sending (send-rows.ts);
+ * printed commands: batch-commands.ts (docs/architecture.md); the policy's checks: batch-policy.ts. */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
@@ -25,8 +24,8 @@ import {
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { slippedBatch } from '../../payouts/repeats.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
-import type { JournalEntry, Ledger } from '../../payouts/journal.js';
-import { heldSender, withRunKey } from '../../payouts/sender-profile.js';
+import type { Ledger } from '../../payouts/journal.js';
+import { mayBeAnothers, withRunKey } from '../../payouts/sender-profile.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { planJson, totalsJson } from '../../payouts/batch-plan.js';
@@ -79,9 +78,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   const since = await journal.now();
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);
-  // Rows another sender may have paid (another profile or key, or journaled without the key's id) are never refused for their wallet: their send says whose they are.
-  const config = withRunKey(deps.config(), api.runKey);
-  const held = (e: JournalEntry) => e.keyId === undefined || heldSender(e, inv, config) !== undefined;
+  const held = mayBeAnothers(inv, withRunKey(deps.config(), api.runKey));
   const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock), held);
   const b = new BatchRun(opts, deps, first, api, journal, inv, load);
 
@@ -110,8 +107,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
               now: deps.clock.now(),
               batch: run,
               profile: deps.globals.profile,
-              // Who sent each row (sender-profile.ts): the key's id, and whether it is from PAYCTL_API_KEY.
-              ...api.runKey,
+              ...api.runKey, // who sent each row: its key's id, and whether from PAYCTL_API_KEY
             });
           },
           runLockOptions(deps),
