@@ -72,11 +72,22 @@ export async function closeEarlierTwin(
     others = `searching the payout list for it failed (${text((err as Error).message.replace(/\.$/, ''))})`;
   }
   if (others) return o.deps.log.warn(`${left}: ${others}, so it is not recorded as paid by transaction ${text(got.txn)}; ${see}`);
-  const said = `transaction ${text(got.txn)} paid the person in its place: recorded as payout ${text(q.payoutId)}, sent after it with the same details, it is the one record at the service that could be either, so one of the two was made; ${text(p.payoutId)} is not resent`;
-  await recordSentInstead(journal, p, q.payoutId, o.deps, {
-    why: `not made: transaction ${got.txn}, recorded as payout ${q.payoutId} (sent after it with the same details), paid the person in its place`,
+  await recordPaidByTwin(journal, p, { txn: got.txn, owner: q.payoutId }, o.deps, {
+    relation: 'sent after it with the same details',
+    why: 'it is the one record at the service that could be either, so one of the two was made',
+  });
+}
+
+/**
+ * `p` recorded as not made, transaction `twin.txn` (recorded as payout `twin.owner`, `relation` to
+ * `p`) having paid the person in its place, and said with `why` it could be either's: the one
+ * record of such a close (code PAID_BY_TWIN), whether Q's `--made-by` closes P or P's own does.
+ */
+function recordPaidByTwin(journal: Ledger, p: JournalEntry, twin: TwinPaid, deps: Deps, how: { relation: string; why: string }): Promise<void> {
+  return recordSentInstead(journal, p, twin.owner, deps, {
+    why: `not made: transaction ${twin.txn}, recorded as payout ${twin.owner} (${how.relation}), paid the person in its place`,
     code: 'PAID_BY_TWIN',
-    said,
+    said: `transaction ${text(twin.txn)} paid the person in its place: recorded as payout ${text(twin.owner)}, ${how.relation}, ${how.why}; ${text(p.payoutId)} is not resent`,
   });
 }
 
@@ -87,12 +98,7 @@ export async function closeEarlierTwin(
  * and TXN's resolution locks (reconcile-made-by.ts).
  */
 export async function paidInPlace(journal: Ledger, p: JournalEntry, twin: TwinPaid, deps: Deps): Promise<number> {
-  const said = `transaction ${text(twin.txn)} paid the person in its place: recorded as payout ${text(twin.owner)}, of the same details, it is a record that could be either, named for it; ${text(p.payoutId)} is not resent`;
-  await recordSentInstead(journal, p, twin.owner, deps, {
-    why: `not made: transaction ${twin.txn}, recorded as payout ${twin.owner} (of the same details), paid the person in its place`,
-    code: 'PAID_BY_TWIN',
-    said,
-  });
+  await recordPaidByTwin(journal, p, twin, deps, { relation: 'of the same details', why: 'it is a record that could be either, named for it' });
   const now = await journal.get(p.baseUrl, p.payoutId);
   const closed = now !== undefined && sentInsteadOf(now) === twin.owner;
   // --json: the document every --made-by writes, P recorded as not made (its code PAID_BY_TWIN).
