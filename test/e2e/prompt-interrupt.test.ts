@@ -61,15 +61,21 @@ describe.skipIf(!tmuxAvailable())('payout create at a terminal: Ctrl-C or Ctrl-D
   });
 });
 
+/** `payctl login` of profile "other" at a terminal (tmux), once its hidden API key prompt is shown (`term`: afterEach ends it). */
+async function loginAtKeyPrompt(): Promise<TerminalSession> {
+  const t = (term = startInTerminal([process.execPath, BIN, 'login', '--base-url', ctx.sb.baseUrl, '--profile', 'other', '--insecure-storage'], {
+    PAYCTL_CONFIG_DIR: dir,
+    HOME: dir,
+    NO_COLOR: '1',
+    LANG: 'C.UTF-8',
+  }));
+  await t.waitFor(/^\? API key/m, 15_000);
+  return t;
+}
+
 describe.skipIf(!tmuxAvailable())('login at a terminal: Ctrl-D at the hidden key prompt', () => {
   it('exit 130, not 0, nothing saved', async () => {
-    term = startInTerminal([process.execPath, BIN, 'login', '--base-url', ctx.sb.baseUrl, '--profile', 'other', '--insecure-storage'], {
-      PAYCTL_CONFIG_DIR: dir,
-      HOME: dir,
-      NO_COLOR: '1',
-      LANG: 'C.UTF-8',
-    });
-    await term.waitFor(/^\? API key/m, 15_000);
+    term = await loginAtKeyPrompt();
     term.keys('C-d');
     const screen = await term.waitFor(/^EXIT:\d+$/m, 15_000);
     expect(screen).toMatch(/^Error: Interrupted\./m);
@@ -88,13 +94,7 @@ describe.skipIf(!tmuxAvailable())('login at a terminal: Ctrl-D at the hidden key
  */
 describe.skipIf(!tmuxAvailable())('login at a terminal no shell controls: Ctrl-Z at the hidden key prompt', () => {
   it('the rest of the key is never shown; the key typed is taken whole', async () => {
-    term = startInTerminal([process.execPath, BIN, 'login', '--base-url', ctx.sb.baseUrl, '--profile', 'other', '--insecure-storage'], {
-      PAYCTL_CONFIG_DIR: dir,
-      HOME: dir,
-      NO_COLOR: '1',
-      LANG: 'C.UTF-8',
-    });
-    await term.waitFor(/^\? API key/m, 15_000);
+    term = await loginAtKeyPrompt();
     const key = ctx.sb.apiKey;
     const [head, rest] = [key.slice(0, 11), key.slice(11)];
     term.type(head);
