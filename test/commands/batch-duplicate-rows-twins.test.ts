@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
-import { toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { toCsv, writeFile, type BatchRow, payoutPosts } from '../helpers/batch.js';
 import { useBatchFolders } from '../helpers/batch-fixtures.js';
 import { heldFrom } from '../helpers/payout-fixtures.js';
 import { printed } from '../helpers/printed.js';
@@ -28,13 +28,6 @@ const quiet = { clock: { now: () => new Date() }, log: { info: () => {}, warn: (
 
 const DAY_AND_AN_HOUR = 25 * 60 * 60 * 1000;
 const run = (args: string[], clock?: TestClock) => payctl(args, { dir: setup.dir, ...(clock ? { clock } : {}) });
-
-/** The payout POSTs the sandbox received since `from` requests. */
-const postsSince = (from: number) =>
-  ctx.sb
-    .requests()
-    .slice(from)
-    .filter((q) => q.method === 'POST' && q.path.endsWith('/payout'));
 
 /** The line of `out` holding `payctl history reconcile` and `has`, as argv. */
 function command(out: string, has: string): string[] {
@@ -95,7 +88,7 @@ describe('two identical rows of one batch confirmed with --allow-duplicates, row
     const from = ctx.sb.requests().length;
     const again = await run(resume, clock);
     expect(again.code, again.stderr).toBe(0);
-    expect(postsSince(from)).toEqual([]);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
     const done = await run(['history', 'reconcile'], clock);
     expect(done.code, done.stdout + done.stderr).toBe(0);
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
@@ -117,7 +110,7 @@ describe('two identical rows of one batch confirmed with --allow-duplicates, row
 
     const from = ctx.sb.requests().length;
     const again = await run(resume, clock);
-    expect(postsSince(from), again.stdout + again.stderr).toEqual([]);
+    expect(payoutPosts(ctx.sb, from), again.stdout + again.stderr).toEqual([]);
     expect(again.stdout + again.stderr).toContain(`it is not sent again (payout ${ids[1]} paid it)`);
     expect(heldFrom(ctx.sb, wallet).map((t) => t.transaction_id)).toEqual([made]);
     const unknown = await run(['history', '--status', 'unknown', '--json']);

@@ -9,12 +9,13 @@
  * was refused as taken.
  */
 import { describe, expect, it } from 'vitest';
+import { payoutPosts } from '../helpers/batch.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
-import { heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
+import { createWithLostAnswer, heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useFreshLogin(ctx);
@@ -28,20 +29,8 @@ function createArgs(wallet: string, account: string, id: string): string[] {
   return [...args, '--name', 'Ibrahim', '--provider', 'ecobank', '--account', account, '--payout-id', id, '--yes', '--allow-repeat'];
 }
 
-/** Sends it under `fault` (the sandbox makes it, or not, and the answer is lost): exit 4, unknown. */
-async function lost(args: string[], kind: 'reset-after-commit' | 'reset-before-commit'): Promise<void> {
-  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind, times: Infinity });
-  const r = await run(args, new TestClock());
-  ctx.sb.faults.clear();
-  expect(r.code, r.stderr).toBe(4);
-}
-
-/** The payout POSTs the sandbox received since `from` requests. */
-const postsSince = (from: number) =>
-  ctx.sb
-    .requests()
-    .slice(from)
-    .filter((q) => q.method === 'POST' && q.path.endsWith('/payout'));
+/** Sends it with its answer lost, after the sandbox made it or before (`kind`): exit 4, unknown (payout-fixtures.ts). */
+const lost = (args: string[], kind: 'reset-after-commit' | 'reset-before-commit'): Promise<string> => createWithLostAnswer(ctx.sb, run, args, kind);
 
 /** Every `payctl history reconcile` command `out` prints, as argv. */
 const commands = (out: string): string[][] =>
@@ -71,7 +60,7 @@ describe('three payouts of the same details, the first made, one record for the 
     const resend = await run(['history', 'reconcile', '--payout-id', p2, '--resend', '--yes'], clock);
     expect(resend.code, resend.stderr).toBe(2);
     expect(resend.stderr).toContain('Nothing was sent.');
-    expect(postsSince(from)).toEqual([]);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
 
     let all: Run | undefined;
     for (let i = 0; i < 6; i++) {
@@ -96,7 +85,7 @@ describe('three payouts of the same details, the first made, one record for the 
     const unknown = await run(['history', '--status', 'unknown', '--json']);
     const ids = (JSON.parse(unknown.stdout) as { data: Array<{ payout_id: string }> }).data.map((l) => l.payout_id);
     for (const id of [p1, p2, q]) expect(ids).not.toContain(id);
-    expect(postsSince(from)).toEqual([]);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(heldFrom(ctx.sb, wallet).map((t) => t.transaction_id)).toEqual(made);
   });
 });

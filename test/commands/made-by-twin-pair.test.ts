@@ -10,12 +10,13 @@
  * was refused as taken: P stayed unknown for good.
  */
 import { describe, expect, it } from 'vitest';
+import { payoutPosts } from '../helpers/batch.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
-import { heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
+import { createWithLostAnswer, heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useFreshLogin(ctx);
@@ -29,13 +30,8 @@ function createArgs(wallet: string, account: string, id: string): string[] {
   return [...args, '--name', 'Ibrahim', '--provider', 'ecobank', '--account', account, '--payout-id', id, '--yes'];
 }
 
-/** Sends it under `fault` (the sandbox makes it, or not, and the answer is lost): exit 4, unknown; the back-off waited on a TestClock. */
-async function lost(args: string[], kind: 'reset-after-commit' | 'reset-before-commit'): Promise<void> {
-  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind, times: Infinity });
-  const r = await run(args, new TestClock());
-  ctx.sb.faults.clear();
-  expect(r.code, r.stderr).toBe(4);
-}
+/** Sends it with its answer lost, after the sandbox made it or before (`kind`): exit 4, unknown (payout-fixtures.ts). */
+const lost = (args: string[], kind: 'reset-after-commit' | 'reset-before-commit'): Promise<string> => createWithLostAnswer(ctx.sb, run, args, kind);
 
 /** The line of `out` holding `payctl history reconcile` and `has`, as argv. */
 function command(out: string, has: string): string[] {
@@ -43,13 +39,6 @@ function command(out: string, has: string): string[] {
   expect(line, `no reconcile with "${has}" in:\n${out}`).toBeDefined();
   return printed(line!, 'history reconcile');
 }
-
-/** The payout POSTs the sandbox received since `from` requests. */
-const postsSince = (from: number) =>
-  ctx.sb
-    .requests()
-    .slice(from)
-    .filter((q) => q.method === 'POST' && q.path.endsWith('/payout'));
 
 describe('an earlier payout made, its later twin not, one record that could be either', () => {
   it("the probe's sequence, each command run as printed: both resolved, none refused, one payout", async () => {
@@ -89,12 +78,12 @@ describe('an earlier payout made, its later twin not, one record that could be e
     expect(ids).not.toContain(p);
     expect(ids).not.toContain(q);
     // Nothing resent: the one payout the sandbox made is the only one.
-    expect(postsSince(from)).toEqual([]);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(heldFrom(ctx.sb, wallet).map((t) => t.transaction_id)).toEqual(made);
     // P's own command run again is refused as closed, naming Q: never sent.
     const rerun = await run(createArgs(wallet, account, p), clock);
     expect(rerun.code, rerun.stderr).toBe(2);
     expect(rerun.stderr).toContain(`it was sent as payout ${q} instead`);
-    expect(postsSince(from)).toEqual([]);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@
  * settled, `--resend` of P works as before. Before, the resend was printed, and sent.
  */
 import { describe, expect, it } from 'vitest';
+import { payoutPosts } from '../helpers/batch.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
@@ -50,13 +51,6 @@ async function twins(): Promise<{ first: string; mine: string; wallet: string; f
   return { first, mine, wallet, firstArgs, txns: [own!, txns.find((t) => t !== own)!] };
 }
 
-/** The payout POSTs the sandbox received since `from` requests. */
-const postsSince = (from: number) =>
-  ctx.sb
-    .requests()
-    .slice(from)
-    .filter((q) => q.method === 'POST' && q.path.endsWith('/payout'));
-
 /** Every `payctl history reconcile` line of `out`, pasted back as printed: none is refused (exit 2). */
 async function runEachPrinted(out: string, clock: TestClock): Promise<string[][]> {
   const lines = out.split('\n').filter((l) => l.includes('payctl history reconcile'));
@@ -84,7 +78,7 @@ describe('--resend of a payout while a later payout of the same details may have
       expect(r.stderr.replace('Nothing was sent.', 'Nothing was recorded.')).toBe(madeBy.stderr);
       expect(printed(r.stderr, 'history reconcile')).toEqual(['history', 'reconcile', '--payout-id', mine]);
       expect(r.stderr).toContain(`Then reconcile payout ${first} again: payctl`);
-      expect(postsSince(from)).toEqual([]);
+      expect(payoutPosts(ctx.sb, from)).toEqual([]);
       expect(heldFrom(ctx.sb, wallet).map((t) => t.transaction_id)).toEqual(before);
     }
     const unknown = await run(['history', '--status', 'unknown', '--json']);
@@ -96,7 +90,7 @@ describe('--resend of a payout while a later payout of the same details may have
     const r = await run(['history', 'reconcile', '--payout-id', first, '--resend', '--yes'], clock);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`accepted  ${first}  resent with its journaled idempotency key: transaction ${txns[0]}`);
-    expect(postsSince(from)).toHaveLength(1);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
     // The service gave its first answer again: no third payout.
     expect(heldFrom(ctx.sb, wallet).map((t) => t.transaction_id)).toEqual(before);
   });
@@ -124,7 +118,7 @@ describe('--resend of a payout while a later payout of the same details may have
     const from = ctx.sb.requests().length;
     const r = await run(firstArgs, clock);
     expect(r.code, r.stderr).toBe(4);
-    expect(postsSince(from)).toEqual([]);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(r.stderr).not.toContain('--made-by');
     expect(r.stderr).not.toContain('--resend');
     expect(await runEachPrinted(r.stderr, clock)).toEqual([

@@ -194,8 +194,9 @@ export function previousRepeatKey(r: Pick<PayoutRequest, 'walletId' | 'account' 
 }
 
 /**
- * Runs a payout create (`args`, without --payout-id) whose answer is lost after the sandbox made
- * the payout (reset-after-commit on every try): exit 4, unknown; returns its payout id. `run` is
+ * Runs a payout create (`args`) whose answer is lost on every try, after the sandbox made the
+ * payout (`kind` reset-after-commit, the default) or before (reset-before-commit: not made): exit
+ * 4, unknown; returns its payout id. `run` is
  * given a TestClock for payctl to wait its retries' back-off on (no real waits; its journal times
  * run ahead of real time by the seconds waited).
  */
@@ -203,8 +204,9 @@ export async function createWithLostAnswer(
   sb: Sandbox,
   run: (args: string[], clock: TestClock) => Promise<{ code: number | null; stderr: string }>,
   args: string[],
+  kind: 'reset-after-commit' | 'reset-before-commit' = 'reset-after-commit',
 ): Promise<string> {
-  sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+  sb.faults.add({ method: 'POST', path: '/v2/payout', kind, times: Infinity });
   const first = await run(args, new TestClock());
   sb.faults.clear();
   expect(first.code, first.stderr).toBe(4);
