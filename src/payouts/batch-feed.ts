@@ -9,7 +9,7 @@ import { CliError, LocalError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { claimedNow, type JournalEntry, type Ledger, type RunOptions } from './journal.js';
 import type { BatchItem, RunBook } from './batch-outcomes.js';
-import { repeatKey } from './identity.js';
+import { repeatKey, zeroKey } from './identity.js';
 import { checkMeanwhile, type Contest } from './paid-meanwhile.js';
 
 /** The fewest rows journaled together (one write and one fsync of the log, one of the folder). */
@@ -59,6 +59,8 @@ function beginRow(it: BatchItem, o: RowJournal): Promise<JournalEntry> {
       fingerprint: it.fingerprint || undefined,
       // Found by `payout create`'s repeat guard, and by a resume whose row was changed since (changed-rows.ts).
       repeatKey: repeatKey(it.request),
+      // And whatever leading zeros the other copy kept (identity.ts zeroKey).
+      zeroKey: zeroKey(it.request),
     },
   });
 }

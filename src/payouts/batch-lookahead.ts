@@ -3,14 +3,14 @@
  * server answers a group in one round trip): everything the plan of a row asks the ledger next,
  * its payout ids (this version's, the earlier versions' derived and legacy ids), what it pays
  * and what it pays as a spreadsheet may have re-saved it (lost-digits.ts), and its repeat keys
- * in the runs it is compared with (changed-rows.ts; with the last day's batches, its account's
- * other forms of leading zeros too) and in any entry (repeats.ts
- * samePayoutsSent: what it pays with the account as compared). The local store, whose look-ups are files,
- * lists its look-up markers instead (Ledger.expectLookups): up to ~50 keys a row, a file look-up
- * each, were a sixth of a 10,000-row batch's CPU.
+ * in the runs it is compared with (changed-rows.ts) and in any entry (repeats.ts
+ * samePayoutsSent: what it pays with the account as compared), and its zero key (its account in
+ * any form of leading zeros: identity.ts zeroKey) in the last day's batches and in any entry
+ * (repeats.ts recentRepeats). The local store, whose look-ups are files, lists its look-up markers
+ * instead (Ledger.expectLookups): a file look-up a key was a sixth of a 10,000-row batch's CPU.
  */
 import { comparedRun } from './changed-rows.js';
-import { legacyDerivedPayoutId, repeatKeys, zeroFormKeys } from './identity.js';
+import { legacyDerivedPayoutId, repeatKeys, zeroKey } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
 import { restoredRequest, type RestoredForm } from './lost-digits.js';
@@ -34,16 +34,16 @@ export async function lookAhead(
   const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
   const keys = [...new Set(rows.flatMap((r) => repeatKeys(r.request)))];
-  // Its account in its other forms of leading zeros: in the last day's batches (a run compared with
+  // Its account in any form of leading zeros: in the last day's batches (a run compared with
   // them), and in payouts of unknown outcome (unsettled-repeats.ts openAlike).
-  const zeroKeys = rows.flatMap((r) => zeroFormKeys(r.request));
-  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: recentSince && zeroKeys.length ? [...new Set([...keys, ...zeroKeys])] : keys, recentSince };
+  const zeroKeys = [...new Set(rows.map((r) => zeroKey(r.request)))];
+  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: keys, recentSince, ...(recentSince ? { zeroKeys } : {}) };
   // What each row and restored form pays as compared is found among the entries of its repeat keys (repeats.ts samePayoutsSent).
   const restoredKeys = forms ? rows.flatMap((r, i) => forms[i]!.flatMap((f) => repeatKeys(restoredRequest(r.request, f)))) : [];
   const fingerprints = [...new Set([...rows.map((r) => r.fingerprint), ...restored])];
-  const anyKeys = [...new Set([...keys, ...restoredKeys, ...zeroKeys])];
-  if (journal.prefetch) await journal.prefetch(baseUrl, ids, fingerprints, inBatch, anyKeys);
-  else journal.expectLookups!(baseUrl, fingerprints, [...new Set([...anyKeys, ...inBatch.repeatKeys])]);
+  const anyKeys = [...new Set([...keys, ...restoredKeys])];
+  if (journal.prefetch) await journal.prefetch(baseUrl, ids, fingerprints, inBatch, anyKeys, zeroKeys);
+  else journal.expectLookups!(baseUrl, fingerprints, anyKeys, zeroKeys);
 }
 
 /** The ids a row's entry may be under: this version's, and earlier versions' derived and legacy ids. */

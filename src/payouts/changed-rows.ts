@@ -35,7 +35,7 @@ import { changedRefusal, type ChangedSaid } from './changed-refusal.js';
 import { text } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { MAX_LISTED, ProblemList } from './batch-problems.js';
-import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys, zeroFormKeys } from './identity.js';
+import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys, zeroKey } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
@@ -197,12 +197,12 @@ export class ChangedRows {
       sent = others.filter((e) => e.fingerprint !== pays).at(-1);
       // Its account saved as a number in a copy ("payroll (1).csv"), or the copy's payee paid
       // before and the file with the zeros back sent now: looked up in its other forms of zeros
-      // (identity.ts zeroForms, any number of them), the one rule of the repeat guard
-      // (repeatKeysAnyZeros): compared as the account as written is, other cells changed or not,
+      // (identity.ts zeroKey: any number of them), the one rule of the repeat guard
+      // (repeats.ts recentRepeats): compared as the account as written is, other cells changed or not,
       // the name too. Before, only the same name was taken, and a copy with its zeros dropped and
       // its payee's name edited passed the plan, stopped only once journaled (probe A53).
-      sent ??= (await byRepeatKeys(zeroFormKeys(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
-        .filter((e) => candidate(e) && !inRun(e, this.#own))
+      sent ??= (await journal.findRecentBatchRows(baseUrl, zeroKey(r.request), since, 'zero'))
+        .filter((e) => candidate(e) && !inRun(e, this.#own) && !keys.includes(e.repeatKey ?? ''))
         .at(-1);
       if (sent) this.#said.recent = true;
     } else if (!sent && run.recentSince && !r.planned) {

@@ -156,10 +156,11 @@ export function looseAccount(account: string): string {
  * them, up to ACCOUNT_MAX characters, as compared (comparedAccount; `456719`: `0456719`, `00456719`, ... `0000456719`, ...;
  * `0000456719`: `456719`, `0456719`, `00456719`, ...). None for an account with any other
  * character (a spreadsheet keeps such a cell as text). A spreadsheet that saves the column as
- * numbers drops every zero, however many: what batch rows are looked up by in other runs and
- * single payouts (lost-digits.ts, changed-rows.ts, repeats.ts recentRepeats), the key look-ups'
- * form of the rule looseAccount is within a batch. Before, other runs were looked up with up to
- * three zeros back only, and a re-saved copy of `0000456719` paid the payee twice.
+ * numbers drops every zero, however many: the forms a row that lost its zeros may have had
+ * (lost-digits.ts). Other runs and single payouts are looked up by one key for all the forms
+ * (zeroKey), the key look-ups' form of the rule looseAccount is within a batch. Before, other runs
+ * were looked up with up to three zeros back only, and a re-saved copy of `0000456719` paid the
+ * payee twice.
  */
 export function zeroForms(account: string): string[] {
   const compared = comparedAccount(account);
@@ -266,8 +267,8 @@ function repeatKeyOf(r: PayoutRequest, account: string): string {
 
 /**
  * Repeat keys made lately, by the text they hash: a batch's plan makes each row's keys twice (its
- * look-ahead, batch-lookahead.ts, then the row), up to ~50 a row (zeroForms), and their hashing
- * was the largest part of its CPU. Emptied when full: at least a look-ahead group's keys fit.
+ * look-ahead, batch-lookahead.ts, then the row). Emptied when full: at least a look-ahead group's
+ * keys fit.
  */
 const madeKeys = new Map<string, string>();
 const MADE_KEYS_KEPT = 50_000;
@@ -296,17 +297,16 @@ export function repeatKeys(r: PayoutRequest): string[] {
 }
 
 /**
- * repeatKeys of the request with its account in each of its forms of leading zeros too
- * (zeroForms): what a payout typed again (repeats.ts recentRepeats) and a row sent while another
- * run sends (paid-meanwhile.ts) are looked up by, whichever zeros each side's file kept.
+ * A payout's zero key: its repeat key (repeatKey) with an all-digit account's leading zeros
+ * dropped (`0000456719`, `0456719` and `456719` have one), the repeat key itself for any other
+ * account. Journaled with every entry and looked up by (Ledger.find 'zero'): the one key that
+ * finds every payout to the same wallet, account in any form of leading zeros (zeroForms),
+ * amount and currency. Before, each look-up asked for the repeat key of every such form, up to
+ * ~50 a row, and that was most of a batch's CPU (docs/performance.md, 29 November).
  */
-export function repeatKeysAnyZeros(r: PayoutRequest): string[] {
-  return [...repeatKeys(r), ...zeroFormKeys(r)];
-}
-
-/** The repeat keys of a row with its all-digit account in its other forms of leading zeros (zeroForms; none for another account). */
-export function zeroFormKeys(r: PayoutRequest): string[] {
-  return zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }));
+export function zeroKey(r: PayoutRequest): string {
+  const compared = comparedAccount(r.account);
+  return repeatKeyOf(r, /^[0-9]+$/.test(compared) ? compared.replace(/^0+(?=[0-9])/, '') : compared);
 }
 
 /**

@@ -16,7 +16,8 @@
 import { LocalError } from '../errors.js';
 import { text } from '../output/text.js';
 import { comparedRun, stillUnpaid } from './changed-rows.js';
-import { repeatKeysAnyZeros } from './identity.js';
+import { repeatKeys, zeroKey } from './identity.js';
+import { entryZeroKey } from './sent-body.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { ago, countsForOtherBatches } from './repeats.js';
 import type { PayoutRequest } from './request.js';
@@ -102,14 +103,15 @@ export async function checkMeanwhile(
 ): Promise<void> {
   const claimed = (e: JournalEntry) => (e.outcome === undefined && Date.parse(e.createdAt) >= c.began.getTime()) || stillUnpaid(e);
   // Each row's repeat keys (identity.ts repeatKeys): a run of an earlier version journals its account as
-  // written; with its account's other forms of leading zeros (a copy a spreadsheet saved as numbers).
-  const keyed = rows.filter((r) => r.derivedId !== false && claimed(r.entry)).map((r) => ({ r, keys: repeatKeysAnyZeros(r.request) }));
+  // written; and its zero key: its account in any other form of leading zeros (a copy a spreadsheet saved as numbers).
+  const keyed = rows.filter((r) => r.derivedId !== false && claimed(r.entry)).map((r) => ({ r, keys: repeatKeys(r.request), zero: zeroKey(r.request) }));
   if (!keyed.length) return;
-  const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.flatMap((k) => k.keys))], c.since, c.own);
+  const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.flatMap((k) => k.keys))], c.since, c.own, [...new Set(keyed.map((k) => k.zero))]);
   // Rows refused, or not made by a run without --batch-id that stopped (resumed, they are compared again), pay nothing.
   const paying = found.filter((e) => countsForOtherBatches(e) && !c.holds(e.payoutId));
-  for (const { r, keys } of keyed) {
-    const other = paying.filter((e) => e.repeatKey !== undefined && keys.includes(e.repeatKey) && e.payoutId !== r.request.payoutId).at(-1);
+  for (const { r, keys, zero } of keyed) {
+    const pays = (e: JournalEntry) => (e.repeatKey !== undefined && keys.includes(e.repeatKey)) || entryZeroKey(e) === zero;
+    const other = paying.filter((e) => pays(e) && e.payoutId !== r.request.payoutId).at(-1);
     if (other) {
       c.stop.abort(new PaidMeanwhile(r.row, other, await journal.now()));
       return;

@@ -7,8 +7,8 @@
  *   recorded not made, which its batch run again sends): a refused payout paid nobody;
  * - what is the same payout: a single payout typed again (without --payout-id) has the same
  *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
- *   `4410001234`; an all-digit one also in its other forms of leading zeros, identity.ts
- *   zeroForms), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
+ *   `4410001234`; an all-digit one also in its other forms of leading zeros: its zero
+ *   key, identity.ts zeroKey), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
  *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS, or at any
  *   time while its outcome is unknown (it may have been made: recentRepeats); a batch row
  *   pays all the same (identity.ts, payoutFingerprint, with the account as compared:
@@ -20,7 +20,7 @@
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger, RunOptions } from './journal.js';
-import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys, repeatKeysAnyZeros } from './identity.js';
+import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys, zeroKey } from './identity.js';
 import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { idsAndMore, text } from '../output/text.js';
@@ -69,10 +69,15 @@ export function settledFailed(e: JournalEntry): boolean {
  */
 export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date): Promise<JournalEntry[]> {
   const since = now.getTime() - REPEAT_WINDOW_MS;
-  // The account in its other forms of leading zeros too (identity.ts zeroForms): a batch row whose
-  // account a spreadsheet saved as a number paid the same account as one typed with its zeros.
-  const keys = repeatKeysAnyZeros(r);
-  const found = (await byRepeatKeys(keys, (k) => journal.find(baseUrl, 'repeat', k))).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e));
+  // The account in its other forms of leading zeros too (identity.ts zeroKey, one key for them
+  // all): a batch row whose account a spreadsheet saved as a number paid the same account as one
+  // typed with its zeros. Its repeat keys too: an earlier version's entry keyed by the account as
+  // written (repeatKeys) has a zero key made from its body, which its own key may not be.
+  const byZero = await journal.find(baseUrl, 'zero', zeroKey(r));
+  const byRepeat = await byRepeatKeys(repeatKeys(r), (k) => journal.find(baseUrl, 'repeat', k));
+  const seen = new Set(byZero.map((e) => e.payoutId));
+  const all = byRepeat.some((e) => !seen.has(e.payoutId)) ? oldestFirst([...byZero, ...byRepeat.filter((e) => !seen.has(e.payoutId))]) : byZero;
+  const found = all.filter((e) => e.payoutId !== r.payoutId && countsAsSent(e));
   const out: JournalEntry[] = [];
   for (const e of found) {
     if (lastSentMs(e) >= since) out.push(e);

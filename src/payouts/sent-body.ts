@@ -7,7 +7,8 @@
  * earlier version journaled none.
  */
 import { plainAmount } from '../money/amount.js';
-import { comparedFingerprint, payoutFingerprint } from './identity.js';
+import { comparedFingerprint, payoutFingerprint, zeroKey } from './identity.js';
+import type { JournalEntry } from './ledger/ledger.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from './request.js';
 
 /** A journaled request body as batch-file fields; undefined when it cannot be read. */
@@ -67,3 +68,24 @@ export function comparedFingerprintOfBody(body: string): string | undefined {
   const r = paidByBody(body);
   return r && comparedFingerprint(r);
 }
+
+/**
+ * An entry's zero key (identity.ts zeroKey): as journaled, or for an entry journaled before zero
+ * keys (29 November), made from its body (undefined when the body cannot be read). What a look-up
+ * by zero key checks each entry it finds against, in every store: the key a marker or a column
+ * names is only a lead. Bodies read are kept (an older journal's entries are asked again).
+ */
+export function entryZeroKey(e: Pick<JournalEntry, 'zeroKey' | 'body'>): string | undefined {
+  if (e.zeroKey !== undefined) return e.zeroKey;
+  let key = zeroKeysOfBodies.get(e.body);
+  if (key === undefined) {
+    const r = paidByBody(e.body);
+    key = r ? zeroKey(r) : '';
+    if (zeroKeysOfBodies.size >= BODIES_KEPT) zeroKeysOfBodies.clear();
+    zeroKeysOfBodies.set(e.body, key);
+  }
+  return key || undefined;
+}
+
+const zeroKeysOfBodies = new Map<string, string>();
+const BODIES_KEPT = 20_000;

@@ -27,7 +27,7 @@ import type { PayoutRequest } from './request.js';
  * paying the same person under another name, journaled a day after such a payout, was paid
  * again, probe 53-H), that pay what `r` pays by wallet,
  * account (as compared, in any form of leading zeros), amount and currency: what payout create's
- * repeat guard finds (repeats.ts recentRepeats, identity.ts repeatKeysAnyZeros), whatever name,
+ * repeat guard finds (repeats.ts recentRepeats, identity.ts zeroKey), whatever name,
  * note or metadata either wrote. `own` (the batch's own entries) and `r`'s own payout id left
  * out. Before, a row was refused only when it paid the same in every cell: the same person paid
  * again under another name, note or leading zeros in a batch id of its own (probe D54).

@@ -198,7 +198,7 @@ describe('planted files', () => {
     const first = await payctl(payoutArgs(sle, `day-${Date.now()}`), { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(0);
     const days = join(cfg.dir, 'journal', 'days');
-    const base = readdirSync(days).find((n) => n !== 'complete')!;
+    const base = readdirSync(days).find((n) => !n.endsWith('complete'))!;
     const elsewhere = work.file('elsewhere-day');
     mkdirSync(elsewhere, { mode: 0o700 });
     rmSync(join(days, base), { recursive: true, force: true });

@@ -164,7 +164,7 @@ describe('day markers', () => {
   it('a day marker not as payctl writes it: every entry is read instead (never fewer)', async () => {
     const { dir, journal, todays, damagedName } = await journalOfTwoDays();
     const days = join(journal, 'days');
-    const base = readdirSync(days).find((n) => n !== 'complete' && readdirSync(join(days, n)).includes(today.toISOString().slice(0, 10)))!;
+    const base = readdirSync(days).find((n) => !n.endsWith('complete') && readdirSync(join(days, n)).includes(today.toISOString().slice(0, 10)))!;
     // Replaced (a marker is a hard link of an entry: written in place, the entry would change too).
     const marker = join(days, base, today.toISOString().slice(0, 10));
     rmSync(marker);

@@ -201,7 +201,7 @@ describe("the database's clock", () => {
     expect(old.schemaVersion).toBe(SCHEMA_VERSION);
     const [written] = await old.insertEntries([newEntry({ baseUrl: BASE, payoutId: 'p-3', body: body('p-3'), now: T0 })]);
     expect(written?.inserted).toBe(true);
-    expect((await sql<{ version: number }>(url, 'SELECT max(version) AS version FROM payctl_schema_version'))[0]!.version).toBe(4);
+    expect((await sql<{ version: number }>(url, 'SELECT max(version) AS version FROM payctl_schema_version'))[0]!.version).toBe(SCHEMA_VERSION);
     const [comment] = await sql<{ c: string }>(
       url,
       "SELECT col_description('payctl_ledger_entries'::regclass, (SELECT attnum FROM pg_attribute WHERE attrelid = 'payctl_ledger_entries'::regclass AND attname = 'created_at')) AS c",

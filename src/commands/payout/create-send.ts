@@ -24,7 +24,7 @@ import {
 } from '../../errors.js';
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
-import { comparedFingerprint, derivedIdempotencyKey, repeatKey } from '../../payouts/identity.js';
+import { comparedFingerprint, derivedIdempotencyKey, repeatKey, zeroKey } from '../../payouts/identity.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { refuseOtherSender, senderAdvice } from '../history/reconcile-sender.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
@@ -129,7 +129,7 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         randomKey: opts.payoutId === undefined,
         now: deps.clock.now(),
         // Found by a batch row that pays the same (the account as compared) and by the repeat guard.
-        origin: { fingerprint: comparedFingerprint(request), repeatKey: repeatKey(request) },
+        origin: { fingerprint: comparedFingerprint(request), repeatKey: repeatKey(request), zeroKey: zeroKey(request) },
         profile: deps.globals.profile,
         // Who sent it (sender-profile.ts): the key's id, and whether it is from PAYCTL_API_KEY.
         ...c.api.runKey,

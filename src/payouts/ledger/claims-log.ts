@@ -61,7 +61,7 @@ export class ClaimsLog {
     const name = names.of(entry.baseUrl, entry.payoutId);
     // The claim file is made (the first time) while the line is written: both are durable before a name links to it.
     // Links to it: the claim, and a marker a look-up key (the day's marker is one a claim file, markers.ts).
-    const claimed = log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
+    const claimed = log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0) + (entry.zeroKey && entry.zeroKey !== entry.repeatKey ? 1 : 0));
     claimed.catch(() => {}); // awaited below
     await log.append(name, mac.signedJson(entry));
     const claim = await claimed;

@@ -31,6 +31,7 @@ export function newEntry(opts: BeginOptions): JournalEntry {
     batch: opts.origin?.batch || undefined,
     fingerprint: opts.origin?.fingerprint || undefined,
     repeatKey: opts.origin?.repeatKey || undefined,
+    zeroKey: opts.origin?.zeroKey || undefined,
     outcome: undefined,
   };
 }
@@ -85,6 +86,7 @@ const ENTRY_FIELDS = new Set([
   'batch',
   'fingerprint',
   'repeatKey',
+  'zeroKey',
   'outcome',
 ]);
 
@@ -123,6 +125,7 @@ function entryWith(e: JournalEntry, createdAt: string, outcome: Outcome | undefi
     batch: e.batch,
     fingerprint: e.fingerprint,
     repeatKey: e.repeatKey,
+    zeroKey: e.zeroKey,
     outcome,
   };
 }

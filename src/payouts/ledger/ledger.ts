@@ -93,6 +93,12 @@ export interface JournalEntry {
   fingerprint?: string;
   /** Same wallet, account, amount and currency (identity.ts): finds a payout typed twice. */
   repeatKey?: string;
+  /**
+   * The repeat key with an all-digit account's leading zeros dropped (identity.ts zeroKey): finds
+   * a payout typed twice whatever zeros either copy kept. Absent in entries journaled before
+   * 29 November (made from the body then: sent-body.ts entryZeroKey).
+   */
+  zeroKey?: string;
   outcome?: Outcome;
 }
 
@@ -121,6 +127,7 @@ export interface EntryOrigin {
   batch?: EntryBatch;
   fingerprint?: string;
   repeatKey?: string;
+  zeroKey?: string;
 }
 
 /** The options a batch was run with that its resume must repeat, when they were not the defaults. */
@@ -156,6 +163,8 @@ export interface InBatchLookups {
   batch: BatchRun;
   repeatKeys: string[];
   recentSince?: Date;
+  /** Zero keys (identity.ts zeroKey) of batch rows since `recentSince` (findRecentBatchRows by zero key). */
+  zeroKeys?: string[];
 }
 
 /** Whether `e` is a row of a batch run journaled at or after `since` (Ledger.findRecentBatchRows). */
@@ -163,8 +172,12 @@ export function batchRowSince(e: JournalEntry, since: Date): boolean {
   return e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime();
 }
 
-/** The two look-up keys an entry may carry besides its payout id. */
-export type LookupKind = 'fingerprint' | 'repeat';
+/**
+ * The look-up keys an entry may carry besides its payout id. A look-up by `zero` key finds the
+ * entries whose zero key (sent-body.ts entryZeroKey) it is, those journaled before zero keys
+ * included.
+ */
+export type LookupKind = 'fingerprint' | 'repeat' | 'zero';
 
 /** One entry of a listing (`scan`), or why it could not be read; `name` reads it again (`byName`). */
 export type ScanItem = { name: string; entry: JournalEntry } | { name: string; error: Error };
@@ -240,22 +253,22 @@ export interface Ledger {
   /**
    * A hint before many look-ups (a batch's plan, a group of rows at a time): these payout ids,
    * fingerprints, repeat keys within a batch run (and of any batch since a time), and
-   * `repeatKeys` of any entry (repeats.ts samePayoutsSent), under this base URL may be asked for
-   * next (get, find, findInBatch, findRecentBatchRows). A store on a server answers them in one
+   * `repeatKeys` and `zeroKeys` of any entry (repeats.ts samePayoutsSent, recentRepeats), under
+   * this base URL may be asked for next (get, find, findInBatch, findRecentBatchRows). A store on a server answers them in one
    * round trip and keeps the answers until its next write; the local store, whose look-ups are
    * files, has none.
    */
-  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups, repeatKeys?: string[]): Promise<void>;
+  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups, repeatKeys?: string[], zeroKeys?: string[]): Promise<void>;
   /**
    * The local store's form of that hint, for a batch's plan (batch-lookahead.ts): these
-   * fingerprints and repeat keys under this base URL may be asked next. It lists its look-up
+   * fingerprints, repeat keys and zero keys under this base URL may be asked next. It lists its look-up
    * markers once, not a file look-up per key, and answers the keys it found no marker of without
    * asking again, until its next write (markers.ts expect).
    */
-  expectLookups?(baseUrl: string, fingerprints: readonly string[], repeatKeys: readonly string[]): void;
+  expectLookups?(baseUrl: string, fingerprints: readonly string[], repeatKeys: readonly string[], zeroKeys?: readonly string[]): void;
   /** The entry of this payout id under this base URL, if any. */
   get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined>;
-  /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */
+  /** Entries of this base URL with the given fingerprint, repeat key or zero key, oldest first. */
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]>;
   /**
    * Entries of this base URL with this repeat key journaled as rows of `batch` (its id, and the
@@ -271,19 +284,19 @@ export interface Ledger {
    */
   batchRows(baseUrl: string, batch: BatchRun): Promise<JournalEntry[]>;
   /**
-   * Entries of this base URL with this repeat key journaled as rows of any batch run at or after
-   * `since`, oldest first: a run without --batch-id compared with every batch of the last day
-   * (changed-rows.ts). Cheap when no batch was sent since.
+   * Entries of this base URL with this repeat key (`kind` zero: zero key) journaled as rows of
+   * any batch run at or after `since`, oldest first: a run without --batch-id compared with every
+   * batch of the last day (changed-rows.ts). Cheap when no batch was sent since.
    */
-  findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]>;
+  findRecentBatchRows(baseUrl: string, key: string, since: Date, kind?: 'repeat' | 'zero'): Promise<JournalEntry[]>;
   /**
-   * Entries of this base URL with any of these repeat keys journaled as rows of a batch run
+   * Entries of this base URL with any of these repeat keys or zero keys journaled as rows of a batch run
    * other than `except` at or after `since`: a run without --batch-id looking, once a group of
    * its rows is journaled and before any is sent, for other runs paying them meanwhile
    * (paid-meanwhile.ts checkMeanwhile). Read fresh, never from a look-ahead, so that it sees every
    * row another run journaled before it was asked.
    */
-  otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]>;
+  otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun, zeroKeys?: string[]): Promise<JournalEntry[]>;
   /**
    * Whether batch `id` sent any row under this base URL (the local store may also answer yes
    * for a batch of another base URL): a batch id payctl prints for paying a file again must be

@@ -20,6 +20,7 @@ import { withBatchLockFile, type LockedRun } from '../batch-lock.js';
 import { withResolveLockFiles } from '../resolve-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
+import { entryZeroKey } from '../sent-body.js';
 import { acceptedStands, conflictOf, madeByClaim, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
 import { JournalIndex, type AckKind } from './gaps.js';
 import { batchRowSince, inRun } from './ledger.js';
@@ -54,8 +55,8 @@ export class LocalLedger implements Ledger {
     this.folder = configDir;
     this.#clock = clock;
     this.dir = join(configDir, 'journal');
-    // A journal this payctl makes has every entry's day marker from its first entry on.
-    this.#folder = new JournalFolder(this.dir, () => this.#markers.daysComplete());
+    // A journal this payctl makes has every entry's day and zero markers from its first entry on.
+    this.#folder = new JournalFolder(this.dir, () => this.#markers.journalMade());
     this.#names = new EntryNames(this.dir);
     this.#mac = new JournalMac(configDir, this.dir);
     this.#logs = new LogReader(this.dir);
@@ -182,15 +183,15 @@ export class LocalLedger implements Ledger {
    * when no log holds a run that wrote since (log-reader.ts ranSince): a run without --batch-id
    * pays nothing more for this look-up unless a batch was sent in the last day.
    */
-  findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
-    return answered(() => (this.#logs.ranSince(since.getTime()) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => batchRowSince(e, since)) : []));
+  findRecentBatchRows(baseUrl: string, key: string, since: Date, kind: 'repeat' | 'zero' = 'repeat'): Promise<JournalEntry[]> {
+    return answered(() => (this.#logs.ranSince(since.getTime()) ? this.#find(baseUrl, kind, key).filter((e) => batchRowSince(e, since)) : []));
   }
 
   /** Found through the lines of other runs' logs written since (batch rows are kept in logs); each entry read and checked. */
-  otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]> {
-    const ours = (e: JournalEntry) =>
-      journalBase(e.baseUrl) === journalBase(baseUrl) && repeatKeys.includes(e.repeatKey ?? '') && batchRowSince(e, since) && !inRun(e, except);
-    return answered(() => [...this.#named(this.#logs.namedSince(since.getTime(), except, repeatKeys))].map(entryOrThrow).filter(ours));
+  otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun, zeroKeys: string[] = []): Promise<JournalEntry[]> {
+    const keyed = (e: JournalEntry) => repeatKeys.includes(e.repeatKey ?? '') || zeroKeys.includes(entryZeroKey(e) ?? '');
+    const ours = (e: JournalEntry) => journalBase(e.baseUrl) === journalBase(baseUrl) && keyed(e) && batchRowSince(e, since) && !inRun(e, except);
+    return answered(() => [...this.#named(this.#logs.namedSince(since.getTime(), except, repeatKeys, zeroKeys))].map(entryOrThrow).filter(ours));
   }
 
   /** From the logs' first lines (each log is one batch run), for any base URL. */
@@ -198,8 +199,8 @@ export class LocalLedger implements Ledger {
     return answered(() => this.#logs.ran({ id }));
   }
 
-  expectLookups(baseUrl: string, fingerprints: readonly string[], repeatKeys: readonly string[]): void {
-    this.#markers.expect(baseUrl, { fingerprint: fingerprints, repeat: repeatKeys });
+  expectLookups(baseUrl: string, fingerprint: readonly string[], repeat: readonly string[], zero: readonly string[] = []): void {
+    this.#markers.expect(baseUrl, { fingerprint, repeat, zero }, () => this.#scan());
   }
 
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first; markers whose entry is gone, or that name another payout, are passed over. */
@@ -210,18 +211,18 @@ export class LocalLedger implements Ledger {
   #find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[] {
     this.#folder.check();
     const out: JournalEntry[] = [];
-    const matches = (e: JournalEntry | undefined): e is JournalEntry =>
-      !!e && journalBase(e.baseUrl) === journalBase(baseUrl) && (kind === 'fingerprint' ? e.fingerprint : e.repeatKey) === key;
+    const keyOf = (e: JournalEntry) => (kind === 'fingerprint' ? e.fingerprint : kind === 'repeat' ? e.repeatKey : entryZeroKey(e));
+    const matches = (e: JournalEntry | undefined): e is JournalEntry => !!e && journalBase(e.baseUrl) === journalBase(baseUrl) && keyOf(e) === key;
     this.#markers.ensureIndex(() => this.#scan());
-    const leads = this.#markers.leads(baseUrl, kind, key);
+    const leads = this.#markers.leadsOf(baseUrl, kind, key, () => this.#scan());
     if (leads === 'damaged') {
       // The marker cannot say which entries have the key: every entry is read instead (slower,
       // never wrong). Entries that cannot be read are passed over, as in any scan.
       for (const it of this.#scan()) if ('entry' in it && matches(it.entry)) out.push(it.entry);
     } else
-      for (const name of new Set(leads)) {
+      for (const [name, marked] of leads) {
         const listed = [...this.#named([name])].map(entryOrThrow);
-        for (const e of listed.length ? listed : [this.#firstWritten(baseUrl, kind, key, name)]) if (matches(e)) out.push(e);
+        for (const e of listed.length ? listed : [this.#firstWritten(baseUrl, marked, key, name)]) if (matches(e)) out.push(e);
       }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }

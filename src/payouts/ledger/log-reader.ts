@@ -11,6 +11,11 @@ import { ConfigError } from '../../errors.js';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import { MAX_ENTRY_BYTES, NOT_ACTED_ON } from './names.js';
+import { entryZeroKey } from '../sent-body.js';
+import type { JournalEntry } from './ledger.js';
+
+/** The prefix of a look-up key's names in a log's index (LogIndex.keys). */
+const KIND_PREFIX = { fingerprint: 'f', repeat: 'r', zero: 'z', day: 'd' } as const;
 
 export const LOG_FOLDER = 'log';
 const LOG_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/;
@@ -196,11 +201,11 @@ export class LogReader {
    * (unchecked: each is read and verified by the journal; a later line may have changed it);
    * with `transactionId`, only those a line also gives an outcome with that transaction id.
    */
-  named(log: string, kind: 'fingerprint' | 'repeat' | 'day', key: string, transactionId?: string): string[] {
+  named(log: string, kind: 'fingerprint' | 'repeat' | 'zero' | 'day', key: string, transactionId?: string): string[] {
     // A log not read yet whose bytes do not hold the transaction id has no line with it: not parsed.
     if (transactionId !== undefined && !this.#logs.get(log)?.full && !this.#holds(log, transactionTexts(transactionId))) return [];
     const keys = this.#index(log)?.keys;
-    const names = [...(keys?.get(`${kind === 'fingerprint' ? 'f' : kind === 'repeat' ? 'r' : 'd'}:${key}`) ?? [])];
+    const names = [...(keys?.get(`${KIND_PREFIX[kind]}:${key}`) ?? [])];
     if (transactionId === undefined) return names;
     const paid = keys?.get(`t:${transactionId}`);
     return paid ? names.filter((n) => paid.has(n)) : [];
@@ -276,18 +281,18 @@ export class LogReader {
   }
 
   /**
-   * The names of the entries given one of these repeat keys by a line of a log of a batch run
+   * The names of the entries given one of these repeat keys (or zero keys) by a line of a log of a batch run
    * other than `except` that may have been written at or after `t` (ms), logs begun since they
    * were last listed included (batchRuns fresh): where the rows another run journaled meanwhile
    * are (local.ts otherBatchRowsSince). Unchecked, as `named`.
    */
-  namedSince(t: number, except: { id: string; file?: string }, repeatKeys: string[]): string[] {
+  namedSince(t: number, except: { id: string; file?: string }, repeatKeys: string[], zeroKeys: string[] = []): string[] {
     this.batchRuns(true);
     const logs = [...this.#logRuns].filter(([, r]) => r.at >= t && !isRun(r.run, except)).map(([log]) => log);
     return logs.flatMap((log) => {
       // Another run's log: its keys only, not its entries (a 10,000-row log is 50 MB of them, held for the run's length).
       const keys = this.#index(log, false)?.keys;
-      return keys ? repeatKeys.flatMap((k) => [...(keys.get(`r:${k}`) ?? [])]) : [];
+      return keys ? [...repeatKeys.map((k) => `r:${k}`), ...zeroKeys.map((k) => `z:${k}`)].flatMap((k) => [...(keys.get(k) ?? [])]) : [];
     });
   }
 
@@ -365,11 +370,12 @@ export class LogReader {
           for (const [k, v] of [
             ['f', l.entry.fingerprint],
             ['r', l.entry.repeatKey],
+            ['z', typeof l.entry.body === 'string' ? entryZeroKey(l.entry as Pick<JournalEntry, 'zeroKey' | 'body'>) : undefined],
             ['d', typeof l.entry.createdAt === 'string' ? dayOf(l.entry.createdAt) : undefined],
             ['t', transactionOf(l.entry)],
           ] as const) {
-            // A keys-only index serves look-ups by repeat key only (namedSince).
-            if (typeof v !== 'string' || (!idx.full && k !== 'r')) continue;
+            // A keys-only index serves look-ups by repeat and zero key only (namedSince).
+            if (typeof v !== 'string' || (!idx.full && k !== 'r' && k !== 'z')) continue;
             const names = idx.keys.get(`${k}:${v}`);
             if (names) names.add(l.name);
             else idx.keys.set(`${k}:${v}`, new Set([l.name]));

@@ -9,6 +9,7 @@ import { readRegular } from '../../config/regular-file.js';
 import { basename, dirname, sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { sha256Hex } from '../identity.js';
+import { entryZeroKey } from '../sent-body.js';
 import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import type { JournalEntry, LookupKind, ScanItem } from './ledger.js';
@@ -24,6 +25,14 @@ type MarkerKind = LookupKind | 'day';
  * entries, and a day's listing reads every entry instead.
  */
 const DAYS_COMPLETE = 'complete';
+
+/**
+ * The file beside DAYS_COMPLETE whose presence says every entry whose zero key differs from its
+ * repeat key has its zero marker (made by `ensureZeros` after marking the entries of a journal
+ * written before zero keys; an index made again makes them too). Without it, a look-up by zero
+ * key may miss an entry of an account written with leading zeros.
+ */
+const ZEROS_COMPLETE = 'zeros.complete';
 
 /** The names of a log's claim files (log.ts claimFile). */
 const CLAIM_SUFFIX = '.claim';
@@ -74,14 +83,15 @@ export class Markers {
   #listing: { changed: bigint; names: ReadonlySet<string> } | undefined;
 
   /**
-   * A batch's plan asks for up to ~50 keys a row (every form of an account's leading zeros:
-   * identity.ts zeroForms), and an lstat a key was the largest part of a 10,000-row plan (1.2 s
+   * A batch's plan asks for several keys a row (before zero keys, up to ~50: every form of an
+   * account's leading zeros), and an lstat a key was the largest part of a 10,000-row plan (1.2 s
    * of 7.5 s of CPU). Lists `index/` once (again only when it has changed since: a marker made
    * then changes it) and keeps the markers of these keys that are not there. What was there is
    * read as before. Point in time as the look-ups themselves: the plan is made before anything
    * is sent, and the PostgreSQL store's answers ahead are the same (Ledger.prefetch).
    */
-  expect(baseUrl: string, keys: Partial<Record<MarkerKind, readonly string[]>>): void {
+  expect(baseUrl: string, keys: Partial<Record<MarkerKind, readonly string[]>>, entries: () => Iterable<ScanItem>): void {
+    if (keys.zero?.length) this.ensureZeros(entries);
     this.#absent.clear();
     this.#none = false;
     if (this.#readAll) return;
@@ -100,11 +110,14 @@ export class Markers {
     } catch {
       return; // cannot be listed: each look-up asks the file system, and says what it finds
     }
-    for (const kind of ['fingerprint', 'repeat'] as const) {
-      for (const key of keys[kind] ?? []) {
-        const marker = this.#marker(baseUrl, kind, key);
-        if (!names.has(basename(marker))) this.#absent.add(marker);
-      }
+    // A look-up by zero key reads the key's repeat markers too (leadsOf).
+    const asked = [
+      ...(['fingerprint', 'repeat', 'zero'] as const).flatMap((kind) => (keys[kind] ?? []).map((key) => [kind, key] as const)),
+      ...(keys.zero ?? []).map((key) => ['repeat', key] as const),
+    ];
+    for (const [kind, key] of asked) {
+      const marker = this.#marker(baseUrl, kind, key);
+      if (!names.has(basename(marker))) this.#absent.add(marker);
     }
   }
 
@@ -116,7 +129,7 @@ export class Markers {
    * daysFrom.
    */
   leads(baseUrl: string, kind: MarkerKind, key: string, transactionId?: string): string[] | 'damaged' {
-    if (this.#readAll) return 'damaged';
+    if (this.#readAll || (kind === 'zero' && this.#zerosUnmarked)) return 'damaged';
     if (this.#none && kind !== 'day') return [];
     const marker = this.#marker(baseUrl, kind, key);
     if (this.#absent.has(marker)) return [];
@@ -143,6 +156,21 @@ export class Markers {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * The entry names a look-up key leads to, each once, with the kind of marker that led there (as
+   * `leads`). By zero key: its zero markers (ensureZeros first) and its repeat markers (zeroMarked).
+   */
+  leadsOf(baseUrl: string, kind: LookupKind, key: string, entries: () => Iterable<ScanItem>): Map<string, LookupKind> | 'damaged' {
+    if (kind === 'zero') this.ensureZeros(entries);
+    const out = new Map<string, LookupKind>();
+    for (const k of kind === 'zero' ? (['zero', 'repeat'] as const) : [kind]) {
+      const leads = this.leads(baseUrl, k, key);
+      if (leads === 'damaged') return 'damaged';
+      for (const name of leads) if (!out.has(name)) out.set(name, k);
+    }
+    return out;
   }
 
   /**
@@ -184,6 +212,8 @@ export class Markers {
     try {
       if (lstatSync(this.#names.in('index'), { throwIfNoEntry: false })) return;
       for (const it of entries()) if ('entry' in it) this.mark(it.entry, it.name, this.#names.in(it.name));
+      // Made again with the zero markers: said so (ensureZeros then reads nothing).
+      if (lstatSync(this.#names.in(''), { throwIfNoEntry: false })) this.zerosComplete();
     } catch {
       this.#readAll = true;
     }
@@ -197,11 +227,11 @@ export class Markers {
    * pool and back. Made again by a later attempt, a marker changes nothing find() returns.
    * Besides the look-up keys, the entry's day (`kinds`: which to make).
    */
-  mark(entry: JournalEntry, name: string, target: string, kinds: readonly MarkerKind[] = ['fingerprint', 'repeat', 'day']): void {
+  mark(entry: JournalEntry, name: string, target: string, kinds: readonly MarkerKind[] = ['fingerprint', 'repeat', 'zero', 'day']): void {
     this.#absent.clear();
     this.#none = false;
     this.#listing = undefined;
-    const keys = { fingerprint: entry.fingerprint, repeat: entry.repeatKey, day: dayOf(entry.createdAt) };
+    const keys = { fingerprint: entry.fingerprint, repeat: entry.repeatKey, zero: zeroMarked(entry), day: dayOf(entry.createdAt) };
     for (const kind of kinds) {
       const key = keys[kind];
       if (!key) continue;
@@ -276,17 +306,48 @@ export class Markers {
   }
 
   /**
-   * Says every entry of the journal has its day marker (a journal just made, or one marked from
-   * its entries). Where it cannot be written, it is left unsaid: the first daily total then
-   * marks the entries itself.
+   * Every entry's zero marker made (zeroMarked) in a journal written before zero keys (no
+   * ZEROS_COMPLETE), once, then said (zerosComplete). Where it cannot be done, every look-up by
+   * zero key of this process reads every entry instead (leads answers `damaged`).
    */
-  daysComplete(): void {
+  ensureZeros(entries: () => Iterable<ScanItem>): void {
+    if (this.#zerosChecked) return;
+    this.#zerosChecked = true;
+    try {
+      if (!lstatSync(this.#names.in(''), { throwIfNoEntry: false })) return;
+      if (lstatSync(this.#names.in(`days${sep}${ZEROS_COMPLETE}`), { throwIfNoEntry: false })) return;
+      for (const it of entries()) if ('entry' in it && zeroMarked(it.entry)) this.mark(it.entry, it.name, this.#names.in(it.name), ['zero']);
+      this.zerosComplete();
+    } catch {
+      this.#zerosUnmarked = true;
+    }
+  }
+
+  #zerosChecked = false;
+  #zerosUnmarked = false; // could not be made for an older journal: a look-up by zero key reads every entry
+
+  /** A journal just made: every entry it gets has its day and zero markers. */
+  journalMade(): void {
+    this.daysComplete();
+    this.zerosComplete();
+  }
+
+  /**
+   * Says every entry of the journal has its day marker (daysComplete) or zero marker
+   * (zerosComplete): a journal just made, or one marked from its entries. Where it cannot be
+   * written, it is left unsaid: the next look-up then marks the entries itself.
+   */
+  daysComplete(file = DAYS_COMPLETE): void {
     try {
       mkdirSync(this.#names.in('days'), { recursive: true, mode: 0o700 });
-      writeFileSync(this.#names.in(`days${sep}${DAYS_COMPLETE}`), '', { mode: 0o600 });
+      writeFileSync(this.#names.in(`days${sep}${file}`), '', { mode: 0o600 });
     } catch {
       // left unsaid
     }
+  }
+
+  zerosComplete(): void {
+    this.daysComplete(ZEROS_COMPLETE);
   }
 
   /** A base URL's folder of day markers. */
@@ -326,4 +387,14 @@ export class Markers {
       return 'unindexed';
     }
   }
+}
+
+/**
+ * The zero key an entry is marked under (identity.ts zeroKey), when it is not its repeat key: an
+ * entry whose account has no leading zero (or is not all digits) is found by its repeat marker,
+ * which a look-up by zero key reads too (local.ts #find), and needs no marker more.
+ */
+function zeroMarked(e: JournalEntry): string | undefined {
+  const key = entryZeroKey(e);
+  return key !== e.repeatKey ? key : undefined;
 }

@@ -17,6 +17,9 @@ export class LookAhead {
   readonly #byFingerprint = new Map<string, Found[]>();
   /** Entries of any run, or none, by repeat key (find: repeats.ts samePayoutsSent's candidates). */
   readonly #byRepeat = new Map<string, Found[]>();
+  /** Entries of any run, or none, by zero key (find: repeats.ts recentRepeats), and of any batch run since a time (findRecentBatchRows). */
+  readonly #byZero = new Map<string, Found[]>();
+  readonly #byZeroRecent = new Map<string, Found[]>();
   /**
    * Rows of one batch run by repeat key (findInBatch), and of any batch run since a time
    * (findRecentBatchRows) when one was asked: candidates, each compared exactly by the store.
@@ -28,8 +31,8 @@ export class LookAhead {
   /** The answers for these payout ids, fingerprints and repeat keys of a batch run under `base` (rows already read and checked). */
   fill(
     base: string,
-    asked: { payoutIds: string[]; fingerprints: string[]; repeatKeys?: string[]; inBatch?: InBatchLookups },
-    rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; found: Found }>,
+    asked: { payoutIds: string[]; fingerprints: string[]; repeatKeys?: string[]; zeroKeys?: string[]; inBatch?: InBatchLookups },
+    rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; zeroKey: string | null; createdAt: number; found: Found }>,
   ): void {
     this.clear();
     this.#base = base;
@@ -39,12 +42,18 @@ export class LookAhead {
     for (const f of asked.fingerprints) this.#byFingerprint.set(f, []);
     for (const k of asked.inBatch?.repeatKeys ?? []) this.#byRepeatInBatch.set(k, []);
     for (const k of asked.repeatKeys ?? []) this.#byRepeat.set(k, []);
+    for (const k of asked.zeroKeys ?? []) this.#byZero.set(k, []);
+    for (const k of this.#recentSince === undefined ? [] : (asked.inBatch?.zeroKeys ?? [])) this.#byZeroRecent.set(k, []);
     for (const r of rows) {
       if (this.#byId.has(r.payoutId)) this.#byId.set(r.payoutId, r.found);
       if (r.fingerprint !== null) this.#byFingerprint.get(r.fingerprint)?.push(r.found);
       if (r.repeatKey !== null) {
         this.#byRepeatInBatch.get(r.repeatKey)?.push(r.found);
         this.#byRepeat.get(r.repeatKey)?.push(r.found);
+      }
+      if (r.zeroKey !== null) {
+        this.#byZero.get(r.zeroKey)?.push(r.found);
+        if (r.createdAt >= this.#recentSince!) this.#byZeroRecent.get(r.zeroKey)?.push(r.found);
       }
     }
   }
@@ -56,6 +65,8 @@ export class LookAhead {
     this.#byId.clear();
     this.#byFingerprint.clear();
     this.#byRepeat.clear();
+    this.#byZero.clear();
+    this.#byZeroRecent.clear();
     this.#byRepeatInBatch.clear();
   }
 
@@ -65,10 +76,10 @@ export class LookAhead {
     return sorted(this.#byRepeatInBatch.get(repeatKey));
   }
 
-  /** The rows of any batch run since `since` with this repeat key (and maybe others: candidates), when looked ahead; undefined when not. */
-  findRecent(base: string, since: Date, repeatKey: string): JournalEntry[] | undefined {
+  /** The rows of any batch run since `since` with this repeat key, or zero key (and maybe others: candidates), when looked ahead; undefined when not. */
+  findRecent(base: string, since: Date, key: string, kind: 'repeat' | 'zero' = 'repeat'): JournalEntry[] | undefined {
     if (base !== this.#base || this.#recentSince !== since.getTime()) return undefined;
-    return sorted(this.#byRepeatInBatch.get(repeatKey));
+    return sorted((kind === 'zero' ? this.#byZeroRecent : this.#byRepeatInBatch).get(key));
   }
 
   /** The entry of a payout id looked ahead: `null` when it was looked for and is not there; undefined when not looked for. */
@@ -82,7 +93,7 @@ export class LookAhead {
   /** The entries with this fingerprint or repeat key, oldest first, when it was looked ahead; undefined when not. */
   find(base: string, kind: LookupKind, key: string): JournalEntry[] | undefined {
     if (base !== this.#base) return undefined;
-    return sorted((kind === 'fingerprint' ? this.#byFingerprint : this.#byRepeat).get(key));
+    return sorted((kind === 'fingerprint' ? this.#byFingerprint : kind === 'repeat' ? this.#byRepeat : this.#byZero).get(key));
   }
 }
 

@@ -13,6 +13,7 @@ import type { JournalEntry } from '../ledger.js';
 import { DB_NOW, ENTRIES } from './schema.js';
 import type { RowSigner } from './signing.js';
 import { isKeyId } from '../../../config/key-id.js';
+import { entryZeroKey } from '../../sent-body.js';
 
 /** The columns of a row, in the order of the statements below. */
 export type RowValues = [
@@ -28,6 +29,8 @@ export type RowValues = [
   profile: string | null,
   /** Over signing.ts rowMessage; null until signing.ts signedRow signs it. */
   signature: string | null,
+  /** The entry's zero key (sent-body.ts entryZeroKey): a look-up column like the others, not signed, checked by every look-up by it. */
+  zeroKey: string | null,
 ];
 
 /** A row as it is read, every column the check needs (NULL where the database holds none). */
@@ -38,6 +41,8 @@ export interface StoredRow {
   idempotency_key: string | null;
   fingerprint: string | null;
   repeat_key: string | null;
+  /** Made from the entry (its zeroKey, or its body for an entry journaled before zero keys): never trusted alone (store.ts find). */
+  zero_key: string | null;
   outcome: string | null;
   transaction_id: string | null;
   /** When the row was made (a claim: the database's clock; an import: the entry's own time), as the client reads a timestamptz. */
@@ -49,7 +54,8 @@ export interface StoredRow {
 }
 
 /** The columns every read selects: a StoredRow. */
-export const ROW_COLUMNS = 'base, payout_id, entry, idempotency_key, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, host, signer, signature';
+export const ROW_COLUMNS =
+  'base, payout_id, entry, idempotency_key, fingerprint, repeat_key, zero_key, outcome, transaction_id, created_at, profile, host, signer, signature';
 
 /** The columns copied from an entry for look-ups (and checked against it when a row is read: signing.ts). */
 export function copiedColumns(e: JournalEntry): Pick<StoredRow, 'base' | 'idempotency_key' | 'fingerprint' | 'repeat_key' | 'outcome' | 'transaction_id'> {
@@ -94,6 +100,7 @@ export function rowOf(e: JournalEntry): RowValues {
     Number.isFinite(created) ? new Date(created).toISOString() : null,
     e.profile ?? null,
     null,
+    entryZeroKey(e) ?? null,
   ];
 }
 
@@ -195,7 +202,7 @@ export function keyOf(r: RowValues): string {
  */
 async function manyRows(db: Queryable, name: string, text: string, rows: RowValues[], writer: Writer, attempts = 3): Promise<Set<string>> {
   const sorted = [...rows].sort(compareKeys);
-  const columns = Array.from({ length: 11 }, (_, c) => sorted.map((r) => r[c] ?? null));
+  const columns = Array.from({ length: 12 }, (_, c) => sorted.map((r) => r[c] ?? null));
   for (let attempt = 1; ; attempt++) {
     try {
       const { rows: out } = await db.query<{ base: string; payout_id: string }>({ name, text, values: [...columns, writer.host, writer.signer.publicKey] });
@@ -220,10 +227,10 @@ function compareKeys(a: RowValues, b: RowValues): number {
 /** Rows inserted from one array per column, `createdAt` the expression their created_at is (the input's column is `created_at`). */
 const insertFromInput = (
   createdAt: string,
-) => `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, host, signer)
-SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, ${createdAt}, profile, signature, $12, $13
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[])
-  WITH ORDINALITY AS t(base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, n)
+) => `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, zero_key, host, signer)
+SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, ${createdAt}, profile, signature, zero_key, $13, $14
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::text[])
+  WITH ORDINALITY AS t(base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, zero_key, n)
 ORDER BY n`;
 
 /** Entries as they are, each dated by its own time (an import; an outcome whose row is gone): the database's clock only for one that has none. */
@@ -242,7 +249,7 @@ const READ_ROWS = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE (base, payout_id)
 
 const WRITE_OUTCOMES = `${INSERT_FROM_INPUT}
 ON CONFLICT (base, payout_id) DO UPDATE SET
-  idempotency_key = excluded.idempotency_key, entry = excluded.entry, fingerprint = excluded.fingerprint, repeat_key = excluded.repeat_key,
+  idempotency_key = excluded.idempotency_key, entry = excluded.entry, fingerprint = excluded.fingerprint, repeat_key = excluded.repeat_key, zero_key = excluded.zero_key,
   outcome = excluded.outcome, transaction_id = excluded.transaction_id, created_at = excluded.created_at, recorded_at = now(),
   profile = excluded.profile, host = excluded.host, signer = excluded.signer, signature = excluded.signature
 WHERE NOT (excluded.outcome IS DISTINCT FROM 'accepted' AND e.outcome IS NOT DISTINCT FROM 'accepted' AND e.idempotency_key = excluded.idempotency_key)

@@ -7,6 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { ConfigError } from '../../../errors.js';
 import { hearErrors } from './connect.js';
+import { entryZeroKey } from '../../sent-body.js';
 
 /**
  * The database's clock to the millisecond (a JavaScript date's precision, so that an entry's
@@ -102,6 +103,59 @@ CREATE TABLE ${POLICY_APPROVALS} (
 const DATED_BY_DATABASE_MIGRATION = `COMMENT ON COLUMN ${ENTRIES}.created_at IS 'When the payout was claimed, by the database''s clock: now() of the claim''s transaction, to the millisecond, the very time its signed entry says (createdAt). An imported entry keeps its own time; rows written before schema 4 have their machine''s. A row whose created_at differs from its entry does not verify.';`;
 
 /**
+ * Migration 5: rows found by zero key (identity.ts zeroKey: the repeat key with an all-digit
+ * account's leading zeros dropped), the one key a payout typed again is looked up by whatever
+ * zeros either copy kept, where each look-up asked for ~50 repeat keys before. Every row written
+ * since has it (rows.ts rowOf); the rows already there are given theirs from their entries by
+ * fillZeroKeys in the same transaction. The version keeps an older payctl, which would write rows
+ * without it, from writing to the ledger.
+ */
+const ZERO_KEY_MIGRATION = `ALTER TABLE ${ENTRIES} ADD COLUMN zero_key text;
+CREATE INDEX ${ENTRIES}_zero_key ON ${ENTRIES} (base, zero_key) WHERE zero_key IS NOT NULL;`;
+
+/** Rows given their zero key at a time (fillZeroKeys). */
+const FILL_PAGE = 2000;
+
+/**
+ * The zero key of every row written before migration 5, made from its entry (sent-body.ts
+ * entryZeroKey): read a page at a time in key order, written back in one statement a page. A row
+ * whose entry cannot be read keeps none (a look-up by zero key cannot find it; reading it fails
+ * as before).
+ */
+async function fillZeroKeys(client: PoolClient): Promise<void> {
+  let after: [string, string] | undefined;
+  for (;;) {
+    const { rows } = await client.query<{ base: string; payout_id: string; entry: string }>(
+      after
+        ? `SELECT base, payout_id, entry FROM ${ENTRIES} WHERE (base, payout_id) > ($1, $2) ORDER BY base, payout_id LIMIT ${FILL_PAGE}`
+        : `SELECT base, payout_id, entry FROM ${ENTRIES} ORDER BY base, payout_id LIMIT ${FILL_PAGE}`,
+      after ?? [],
+    );
+    if (!rows.length) return;
+    const keyed = rows.flatMap((r) => {
+      let key: string | undefined;
+      try {
+        const e = JSON.parse(r.entry) as { zeroKey?: unknown; body?: unknown };
+        key = typeof e.body === 'string' ? entryZeroKey({ zeroKey: typeof e.zeroKey === 'string' ? e.zeroKey : undefined, body: e.body }) : undefined;
+      } catch {
+        key = undefined;
+      }
+      return key ? [{ base: r.base, id: r.payout_id, key }] : [];
+    });
+    if (keyed.length)
+      await client.query(
+        `UPDATE ${ENTRIES} AS e SET zero_key = t.key FROM unnest($1::text[], $2::text[], $3::text[]) AS t(base, payout_id, key) WHERE e.base = t.base AND e.payout_id = t.payout_id`,
+        [keyed.map((k) => k.base), keyed.map((k) => k.id), keyed.map((k) => k.key)],
+      );
+    const last = rows.at(-1)!;
+    after = [last.base, last.payout_id];
+  }
+}
+
+/** What a migration does besides its SQL, after it (by migration number). */
+const AFTER: Readonly<Record<number, (client: PoolClient) => Promise<void>>> = { 5: fillZeroKeys };
+
+/**
  * Migration n is MIGRATIONS[n - 1]. Never edit one that was released: add the next.
  *
  * 1: the entries. `entry` is the JournalEntry as JSON text, exactly as the ledger returns it
@@ -133,6 +187,7 @@ CREATE INDEX ${ENTRIES}_transaction_id ON ${ENTRIES} (base, transaction_id) WHER
   PLANS_MIGRATION,
   POLICIES_MIGRATION,
   DATED_BY_DATABASE_MIGRATION,
+  ZERO_KEY_MIGRATION,
 ];
 
 /** The schema version this payctl makes and reads. */
@@ -166,6 +221,7 @@ export async function migrate(pool: Pool, masked: string): Promise<{ version: nu
       refuseNewer(now.version, masked);
       for (let v = now.version + 1; v <= SCHEMA_VERSION; v++) {
         await client.query(MIGRATIONS[v - 1]!);
+        await AFTER[v]?.(client);
         await client.query(`INSERT INTO ${VERSION_TABLE} (version) VALUES ($1)`, [v]);
       }
       await client.query('COMMIT');

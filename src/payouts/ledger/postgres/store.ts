@@ -34,6 +34,7 @@ import { DB_NOW, ENTRIES } from './schema.js';
 import * as q from './queries.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner, type VerifyCommand } from './signing.js';
 import { allRows, keyOfName, rowsSince, type Query } from './pages.js';
+import { entryZeroKey } from '../../sent-body.js';
 
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
 const GROUPS = { inFlight: 2, maxGroup: 500, keyOf };
@@ -213,11 +214,19 @@ export class PostgresLedger implements Ledger {
    * for the get, find and batch look-ups that follow (ahead.ts): a batch's plan, a group of rows
    * at a time. Any write of this store forgets them.
    */
-  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups, repeatKeys: string[] = []): Promise<void> {
+  async prefetch(
+    baseUrl: string,
+    payoutIds: string[],
+    fingerprints: string[],
+    inBatch?: InBatchLookups,
+    repeatKeys: string[] = [],
+    zeroKeys: string[] = [],
+  ): Promise<void> {
     const base = journalBase(baseUrl);
     const inBatchKeys = inBatch?.repeatKeys ?? [];
     const batchJson = inBatch ? q.runParams(inBatch.batch) : ['null', 'null'];
-    const params = [base, payoutIds, fingerprints, inBatchKeys, ...batchJson, inBatch?.recentSince ?? null, repeatKeys];
+    const recentZeros = inBatch?.recentSince ? (inBatch.zeroKeys ?? []) : [];
+    const params = [base, payoutIds, fingerprints, inBatchKeys, ...batchJson, inBatch?.recentSince ?? null, repeatKeys, zeroKeys, recentZeros];
     const rows = await this.#query<StoredRow>('read', q.PREFETCH, params, 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
@@ -226,9 +235,10 @@ export class PostgresLedger implements Ledger {
       } catch (err) {
         entry = err as Error;
       }
-      return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, found: entry };
+      const createdAt = r.created_at instanceof Date ? r.created_at.getTime() : Date.parse(String(r.created_at));
+      return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, zeroKey: r.zero_key, createdAt, found: entry };
     });
-    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys, ...(inBatch ? { inBatch } : {}) }, found);
+    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys, zeroKeys, ...(inBatch ? { inBatch } : {}) }, found);
   }
 
   async findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
@@ -244,18 +254,20 @@ export class PostgresLedger implements Ledger {
     return rows.map((r) => this.entryOf(r)).filter((e) => inRun(e, batch));
   }
 
-  async findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
+  async findRecentBatchRows(baseUrl: string, key: string, since: Date, kind: 'repeat' | 'zero' = 'repeat'): Promise<JournalEntry[]> {
     const base = journalBase(baseUrl);
     const found =
-      this.#ahead.findRecent(base, since, repeatKey) ??
-      (await this.#query<StoredRow>('read', q.FIND_RECENT, [base, repeatKey, since], 'payctl_find_recent')).map((r) => this.entryOf(r));
-    return found.filter((e) => batchRowSince(e, since));
+      this.#ahead.findRecent(base, since, key, kind) ??
+      (await this.#query<StoredRow>('read', q.FIND_RECENT[kind], [base, key, since], `payctl_find_recent_${kind}`)).map((r) => this.entryOf(r));
+    return found.filter((e) => batchRowSince(e, since) && (kind === 'repeat' || entryZeroKey(e) === key));
   }
 
-  async otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]> {
-    if (!repeatKeys.length) return [];
-    const rows = await this.#query<StoredRow>('read', q.OTHER_RECENT, [journalBase(baseUrl), repeatKeys, since, ...q.runParams(except)], 'payctl_other_recent');
-    return rows.map((r) => this.entryOf(r)).filter((e) => batchRowSince(e, since) && !inRun(e, except));
+  async otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun, zeroKeys: string[] = []): Promise<JournalEntry[]> {
+    if (!repeatKeys.length && !zeroKeys.length) return [];
+    const rows = await this.#query<StoredRow>('read', q.OTHER_RECENT, [journalBase(baseUrl), repeatKeys, since, ...q.runParams(except), zeroKeys], 'payctl_other_recent');
+    // A row found by its zero key column only counts once its entry has that zero key (the column is not signed).
+    const keyed = (e: JournalEntry) => repeatKeys.includes(e.repeatKey ?? '') || zeroKeys.includes(entryZeroKey(e) ?? '');
+    return rows.map((r) => this.entryOf(r)).filter((e) => batchRowSince(e, since) && !inRun(e, except) && keyed(e));
   }
 
   /** Read from the entries' text (no column holds the batch id): a scan, asked only when payctl prints a new batch id. */
@@ -265,11 +277,11 @@ export class PostgresLedger implements Ledger {
   }
 
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
-    const ahead = this.#ahead.find(journalBase(baseUrl), kind, key);
-    if (ahead) return ahead;
-    const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
-    const rows = await this.#query<StoredRow>('read', q.FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${column}`);
-    return rows.map((r) => this.entryOf(r));
+    const found =
+      this.#ahead.find(journalBase(baseUrl), kind, key) ??
+      (await this.#query<StoredRow>('read', q.FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${kind}`)).map((r) => this.entryOf(r));
+    // The zero key column is not signed: a row counts once its entry has that zero key.
+    return kind === 'zero' ? found.filter((e) => entryZeroKey(e) === key) : found;
   }
 
   async byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined> {

@@ -1,0 +1,147 @@
+/**
+ * Zero keys (src/payouts/identity.ts zeroKey): one look-up key for a payout's account in every form
+ * of its leading zeros, where each look-up asked for the repeat key of every form before (~50 a
+ * row, most of a batch's CPU). Entries journaled before zero keys are found too: the local
+ * journal marks them once (markers.ts ensureZeros), the PostgreSQL ledger's migration 5 gives its
+ * rows theirs; and the key a marker or a column names is only a lead, checked against the entry.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { repeatKey, sha256Hex, zeroKey } from '../../src/payouts/identity.js';
+import { Journal } from '../../src/payouts/journal.js';
+import { journalBase } from '../../src/payouts/ledger/base-url.js';
+import { openPostgresLedger, type PostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
+import { payoutBody, validatePayout, type PayoutRequest } from '../../src/payouts/request.js';
+import { entryZeroKey } from '../../src/payouts/sent-body.js';
+import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
+
+const BASE = 'http://127.0.0.1:9/v2';
+
+function request(account: string, payoutId: string, amount = '12.50'): PayoutRequest {
+  const v = validatePayout({
+    payoutId,
+    walletId: '6643665465',
+    amount,
+    currency: 'SLE',
+    type: 'bank',
+    name: 'Ibrahim Bangura',
+    provider: 'rokel_commercial_bank',
+    account,
+    phone: '',
+    note: '',
+  });
+  if (!v.ok) throw new Error(v.problems.join('; '));
+  return v.request;
+}
+
+describe('zeroKey', () => {
+  it("is one key for an all-digit account's every form of leading zeros: the repeat key of the form without them", () => {
+    const forms = ['456719', '0456719', '0000456719', `${'0'.repeat(28)}456719`, '0000-4567 19'];
+    const keys = new Set(forms.map((a) => zeroKey(request(a, 'p'))));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toBe(repeatKey(request('456719', 'p')));
+    // Another amount, wallet or account is another key.
+    expect(zeroKey(request('456719', 'p', '12.51'))).not.toBe([...keys][0]);
+    expect(zeroKey(request('4567190', 'p'))).not.toBe([...keys][0]);
+  });
+
+  it('is the repeat key itself for an account with any other character (a spreadsheet keeps it as text), and "0" stays "0"', () => {
+    for (const a of ['SL12ABCD0001', '00AB12', '0']) expect(zeroKey(request(a, 'p'))).toBe(repeatKey(request(a, 'p')));
+    expect(zeroKey(request('000', 'p'))).toBe(repeatKey(request('0', 'p')));
+  });
+
+  it('an entry journaled without one (before 29 November) has the key its body pays; one whose body cannot be read has none', () => {
+    const r = request('0000456719', 'p-1');
+    expect(entryZeroKey({ body: payoutBody(r) })).toBe(zeroKey(r));
+    expect(entryZeroKey({ body: '{}' })).toBeUndefined();
+    expect(entryZeroKey({ body: 'not json' })).toBeUndefined();
+    // As journaled wins: the entry signed it.
+    expect(entryZeroKey({ zeroKey: 'abc', body: payoutBody(r) })).toBe('abc');
+  });
+});
+
+describe('the local journal', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function journalOf(account: string): Promise<{ dir: string; r: PayoutRequest }> {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-zeros-'));
+    dirs.push(dir);
+    const r = request(account, 'p-old');
+    // As an earlier payctl journaled it: a repeat key, no zero key.
+    await new Journal(dir).begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: repeatKey(r) } });
+    return { dir, r };
+  }
+
+  it('a journal written before zero keys (no zero marker, not said complete): its entries are marked once, and found by the zero key of any form', async () => {
+    const { dir, r } = await journalOf('0000456719');
+    // What an earlier payctl left: no zero marker for the entry, and the journal not said marked.
+    const marker = join(dir, 'journal', 'index', sha256Hex(`${journalBase(BASE)}\nzero\n${zeroKey(r)}`, 16));
+    rmSync(marker);
+    rmSync(join(dir, 'journal', 'days', 'zeros.complete'));
+    const found = await new Journal(dir).find(BASE, 'zero', zeroKey(request('456719', 'p-new')));
+    expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
+  });
+
+  it('an entry whose account has no leading zero is found by its repeat marker: no zero marker is made for it', async () => {
+    const { dir, r } = await journalOf('456719');
+    expect(zeroKey(r)).toBe(repeatKey(r));
+    const found = await new Journal(dir).find(BASE, 'zero', zeroKey(request('00456719', 'p-new')));
+    expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
+  });
+});
+
+describe('the PostgreSQL ledger', () => {
+  let db: SharedPostgres;
+  const opened: PostgresLedger[] = [];
+  beforeAll(async () => {
+    db = await sharedPostgres();
+  });
+  afterEach(async () => {
+    for (const l of opened.splice(0)) await l.close();
+  });
+  afterAll(async () => {
+    for (const l of opened.splice(0)) await l.close();
+  });
+  const open = async (url: string) => {
+    const l = await openPostgresLedger(url, { env: {}, host: 'zero-keys' });
+    opened.push(l);
+    return l;
+  };
+
+  it('a ledger of schema 4 is migrated to 5: its rows are given their zero keys from their entries, and found by them', async () => {
+    const url = await db.freshDatabase('ledger-zero-keys');
+    const l = await open(url);
+    const old = request('0000456719', 'p-old');
+    const other = request('SL12ABCD0001', 'p-text');
+    for (const r of [old, other]) await l.begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: repeatKey(r) } });
+    await l.close();
+    opened.length = 0;
+    // The ledger as schema 4 left it: no zero key column.
+    await sql(url, 'ALTER TABLE payctl_ledger_entries DROP COLUMN zero_key');
+    await sql(url, 'DELETE FROM payctl_schema_version WHERE version = 5');
+    const again = await open(url);
+    expect(again.schemaVersion).toBe(5);
+    const rows = await sql<{ payout_id: string; zero_key: string }>(url, 'SELECT payout_id, zero_key FROM payctl_ledger_entries ORDER BY payout_id');
+    expect(rows).toEqual([
+      { payout_id: 'p-old', zero_key: zeroKey(old) },
+      { payout_id: 'p-text', zero_key: zeroKey(other) },
+    ]);
+    expect((await again.find(BASE, 'zero', zeroKey(request('456719', 'p-new')))).map((e) => e.payoutId)).toEqual(['p-old']);
+  });
+
+  it('a zero key column changed in the database finds nothing its entry does not pay (the column is a lead, not signed)', async () => {
+    const url = await db.freshDatabase('ledger-zero-lead');
+    const l = await open(url);
+    const a = request('0000456719', 'p-a');
+    const b = request('0000999999', 'p-b');
+    for (const r of [a, b])
+      await l.begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: repeatKey(r), zeroKey: zeroKey(r) } });
+    await sql(url, "UPDATE payctl_ledger_entries SET zero_key = $1 WHERE payout_id = 'p-b'", [zeroKey(a)]);
+    expect((await (await open(url)).find(BASE, 'zero', zeroKey(a))).map((e) => e.payoutId)).toEqual(['p-a']);
+  });
+});
