@@ -266,12 +266,18 @@ export function networkCode(causeCode: string | undefined): string {
   return fault ? FAULT_CODES[fault] : 'NETWORK_ERROR';
 }
 
-/** A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's (none when the error is about several). */
+/**
+ * A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's (none
+ * when the error is about several); `rows`, a batch's rows of unknown outcome it is about, each
+ * with its payout id (`--json`'s `errors`, field "payout_id").
+ */
 export class OutcomeUnknownError extends NetworkError {
   readonly payoutId: string | undefined;
-  constructor(message: string, opts: { payoutId: string | undefined; hint?: string; causeCode?: string }) {
+  readonly rows: Problem[];
+  constructor(message: string, opts: { payoutId: string | undefined; hint?: string; causeCode?: string; rows?: Problem[] }) {
     super(message, opts);
     this.payoutId = opts.payoutId;
+    this.rows = opts.rows ?? [];
   }
 }
 

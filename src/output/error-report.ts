@@ -82,7 +82,8 @@ function fieldsOf(err: unknown): ErrorFields {
     };
   }
   // One code for a payout of unknown outcome, whatever left it so (create, get, reconcile alike).
-  if (err instanceof OutcomeUnknownError) return { ...base, message: err.message, code: OUTCOME_UNKNOWN };
+  if (err instanceof OutcomeUnknownError)
+    return { ...base, message: err.message, code: OUTCOME_UNKNOWN, errors: err.rows.map(({ field, message, row }) => ({ field, message, row })) };
   if (err instanceof NetworkError) return { ...base, message: err.message, code: networkCode(err.causeCode) };
   if (err instanceof InterruptedError) return { ...base, message: err.message, code: 'INTERRUPTED' };
   // A payout that settled Failed (exit 1) or is still Pending at the --wait limit (exit 5).
@@ -144,7 +145,13 @@ export function renderErrorText(err: unknown, style: Style, verbose = false): st
     lines.push(`  ${[f.status !== null ? `HTTP ${f.status}` : '', f.code ?? ''].filter(Boolean).join(' ')}`);
   }
   // A usage error's problems as listed for people (row and field in words); others by field.
-  const items = err instanceof UsageError ? err.problems.map(sanitizeInline) : f.errors.map((e) => `${e.field ? style.bold(e.field) + ': ' : ''}${e.message}`);
+  // A batch's rows of unknown outcome as listed for people ("row 2: payout_id ...").
+  const items =
+    err instanceof UsageError
+      ? err.problems.map(sanitizeInline)
+      : err instanceof OutcomeUnknownError && err.rows.length
+        ? err.rows.map((p) => sanitizeInline(p.text))
+        : f.errors.map((e) => `${e.field ? style.bold(e.field) + ': ' : ''}${e.message}`);
   for (const item of items) lines.push(`  - ${item}`);
   if (f.request_id) lines.push(`  Request ID: ${f.request_id}`);
   if (f.hint) lines.push(f.hint);

@@ -15,7 +15,7 @@
  */
 import type { ApiClient } from '../api/client.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
-import { text } from '../output/text.js';
+import { plural, text } from '../output/text.js';
 import type { Wallet } from '../service/schemas.js';
 import { askedOf } from './candidate-fields.js';
 import type { JournalEntry } from './journal.js';
@@ -41,12 +41,33 @@ export class RunWallets {
    * wallets rejects: nothing is resent on a guess.
    */
   async notHeld(entry: JournalEntry): Promise<string | undefined> {
-    if (entry.keyId !== undefined) return undefined;
-    const wallet = askedOf(entry.body)?.walletId;
+    const wallet = checkedWallet(entry);
     if (wallet === undefined) return undefined;
     this.#ids ??= this.api.wallets().then((r) => new Set(r.wallets.map((w) => w.wallet_id)));
     return (await this.#ids).has(wallet) ? undefined : wallet;
   }
+}
+
+/** The wallet `entry` was sent from when whether the run's key sent it needs the run's wallets (no key id journaled); else undefined. */
+export function checkedWallet(entry: JournalEntry): string | undefined {
+  return entry.keyId === undefined ? askedOf(entry.body)?.walletId : undefined;
+}
+
+/**
+ * Batch or plan rows (their numbers) of unknown outcome, journaled without their key's id, not
+ * sent because the run's wallets could not be read (`why`): what is said of them, before the
+ * command to run when the service answers (a batch's summary, other-sender-rows.ts; a batch
+ * stopped before its plan, batch-wallets.ts).
+ */
+export function unreadRowsSaid(rows: readonly number[], why: string): string {
+  const n = rows.length;
+  const shown = `${rows.slice(0, 10).join(', ')}${n > 10 ? ', ...' : ''}`;
+  return `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown}) journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'} ${n === 1 ? 'was' : 'were'} not sent: this run's account's wallets, which tell whether this run's key sent ${n === 1 ? 'it' : 'them'}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made)`;
+}
+
+/** What to do about rows left unknown so (unreadRowsSaid): `command` once the service answers. */
+export function unreadRetry(command: string): string {
+  return `Run it again when the service can be reached:\n  ${command}`;
 }
 
 /** A failed read of the run's wallets (the service's error, a network fault or time-out): what is said of it and its documented cause (README "Output, scripting and exit codes"); else undefined. */

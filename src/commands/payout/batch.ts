@@ -5,7 +5,7 @@
  * --batch-id pays the same rows again, after saying so. `run` reads as its steps: the template,
  * the checks before the service is asked, the plan (with the journal and the balances), the
  * report's place, the dry run, the policy and the questions, then the sending (send-rows.ts);
- * printed commands: batch-commands.ts (docs/architecture.md); the policy's checks: batch-policy.ts. */
+ * the wallets planned with: batch-wallets.ts; printed commands: batch-commands.ts (docs/architecture.md); the policy's checks: batch-policy.ts. */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
@@ -44,6 +44,7 @@ import { resolve } from 'node:path';
 import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal, refusePlanFile } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 import { matchedNotes, settleCommands } from './batch-matched.js';
+import { batchWallets } from './batch-wallets.js';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -65,8 +66,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   const api = await deps.api();
   const journal = await openLedger(deps);
-  // A send is planned and sent holding the batch's lock (batch-lock.ts): a second run of it
-  // waits, then plans with this one's rows journaled. A dry run sends nothing and locks nothing.
+  // A send is planned and sent holding the batch's lock (batch-lock.ts): a second run of it waits, then plans with this one's rows journaled. A dry run locks nothing.
   const lock = batchLock(deps);
   const send = () => planAndSend(opts, deps, first, api, journal, lock.lost);
   return opts.dryRun ? send() : journal.withBatchLock({ id: first.batchId, file: first.src.file, rows: first.checked.rowsKey }, send, lock.options);
@@ -76,7 +76,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChecks, api: ApiClient, journal: Ledger, lockLost: AbortSignal): Promise<number> {
   // Rows journaled from now on (the lock held), by the ledger's clock that dates them, were never sent before (sendRows).
   const since = await journal.now();
-  const { wallets } = await api.wallets();
+  const wallets = await batchWallets(deps, api, journal, first, opts);
   const inv = invocationOf(deps.globals, deps.env);
   const held = mayBeAnothers(inv, withRunKey(deps.config(), api.runKey));
   const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock), held);

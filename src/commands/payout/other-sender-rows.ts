@@ -28,7 +28,17 @@ import {
 import { plural, text } from '../../output/text.js';
 import { resumeCommand } from './batch-commands.js';
 import type { ApiClient } from '../../api/client.js';
-import { notHeldAdvice, notHeldClause, notHeldCommand, readFault, RunWallets, unreadClause, walletSender } from '../../payouts/unkeyed-wallet.js';
+import {
+  notHeldAdvice,
+  notHeldClause,
+  notHeldCommand,
+  readFault,
+  RunWallets,
+  unreadClause,
+  unreadRetry,
+  unreadRowsSaid,
+  walletSender,
+} from '../../payouts/unkeyed-wallet.js';
 
 export class OtherSenderRows {
   readonly #inv: Invocation;
@@ -122,14 +132,11 @@ export class OtherSenderRows {
     const unread = outcomes.filter((r) => this.#unread.has(r.payoutId));
     if (unread.length) {
       const { said: why, resume } = this.#unread.get(unread[0]!.payoutId)!;
-      const n = unread.length;
       said.push(
-        `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${unread
-          .slice(0, 10)
-          .map((r) => r.row)
-          .join(
-            ', ',
-          )}${n > 10 ? ', ...' : ''}) journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'} ${n === 1 ? 'was' : 'were'} not sent: this run's account's wallets, which tell whether this run's key sent ${n === 1 ? 'it' : 'them'}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made). Run it again when the service can be reached:\n  ${resume}`,
+        `${unreadRowsSaid(
+          unread.map((r) => r.row),
+          why,
+        )}. ${unreadRetry(resume)}`,
       );
     }
     if (said.length) this.deps.log.warn(said.join('\n'));
