@@ -211,4 +211,29 @@ describe('config set and --base-url (probe 56-K finding 6)', () => {
       dir.cleanup();
     }
   });
+
+  it('config set with a PAYCTL_BASE_URL no profile has: each profile and the login that makes one printed runnable, never --profile NAME (probe R58a finding 5)', async () => {
+    const dir = tempConfigDir();
+    try {
+      writeProfiles(dir.dir, { teama: { baseUrl: 'http://127.0.0.1:9/v2', apiKey: ctx.sb.apiKey } });
+      const env = { PAYCTL_BASE_URL: ctx.sb.baseUrl };
+      const r = await payctl(['config', 'set', 'policy', policy], { dir: dir.dir, env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('Nothing was saved.');
+      // Before: "Name the profile with --profile instead: payctl config set policy <file> --profile NAME".
+      expect(r.stderr).not.toContain('NAME');
+      expect(r.stderr).toContain(`the profiles there are (at other base URLs):\n  payctl config set policy ${policy} --profile teama\n`);
+      const fresh = new URL(ctx.sb.baseUrl).hostname;
+      expect(r.stderr).toContain(
+        `To make a profile with that base URL, log one in, then name it:\n  payctl login --profile ${fresh} --base-url ${ctx.sb.baseUrl}\n  payctl config set policy ${policy} --profile ${fresh}\n`,
+      );
+      expect(readProfile(dir.dir, 'teama')?.policy).toBeUndefined();
+      // Pasted as printed, the variable still exported: set in teama.
+      const named = await payctl(pasted(r.stderr, '--profile teama'), { dir: dir.dir, env });
+      expect(named.code, named.stderr).toBe(0);
+      expect(readProfile(dir.dir, 'teama')?.policy).toBe(policy);
+    } finally {
+      dir.cleanup();
+    }
+  });
 });
