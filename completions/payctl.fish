@@ -348,7 +348,7 @@ complete -c payctl -n "__payctl_at 'payctl policy' 0" -a help -d 'display help f
 complete -c payctl -n "__payctl_at 'payctl policy'" -s h -l help -d 'show help'
 
 # payctl policy check
-complete -c payctl -n "__payctl_at 'payctl policy check' 0" -F -d 'a batch file (CSV or JSON lines) or a plan (payctl plan create)'
+complete -c payctl -n "__payctl_at 'payctl policy check' 0" -F -d 'a batch file (CSV or JSON lines), a plan file (payctl plan create), or a plan of the team\'s shared ledger by its hash (sha256:<hex>, or its first 12 digits or more)'
 complete -c payctl -n "__payctl_at 'payctl policy check'" -l batch-id -x -d 'the batch id the file would be sent under (default "default")'
 complete -c payctl -n "__payctl_at 'payctl policy check'" -s h -l help -d 'show help'
 

@@ -1,6 +1,7 @@
 /**
  * `payctl policy check <file|plan>`: what the profile's policy asks of a batch file or a
- * plan, and why: the approvals it needs, by its totals and by what each recipient account
+ * plan (a plan file, or a plan of the shared ledger by its hash, read as plan show reads it:
+ * plan/source.ts loadPlan), and why: the approvals it needs, by its totals and by what each recipient account
  * got today with it (approvalsNeeded: the sum is shown), for a plan who made it and which of
  * its approvals count (by name) and why the others do not, and any limit it breaks (per
  * payout, daily per wallet); for a plan also every other reason plan send would refuse it
@@ -22,7 +23,7 @@ import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { isPlanFile } from '../../plans/plan-file-kind.js';
-import { loadPlan, type LoadedPlan } from '../plan/source.js';
+import { hashArgument, loadPlan, type LoadedPlan } from '../plan/source.js';
 import { plannedRows } from '../plan/create-rows.js';
 import { defaultPlanPath, planOutArgs } from '../plan/common.js';
 import { approvalsNeeded, checkApprovals, limitProblems, limitsHint, uncountable, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
@@ -43,7 +44,8 @@ export interface PolicyCheckOptions {
  * path as typed named no file).
  */
 async function payoutsOf(opts: PolicyCheckOptions, deps: Deps, plan: LoadedPlan | undefined): Promise<{ requests: PayoutRequest[]; file: string }> {
-  if (plan) return { requests: plan.payouts.map((p) => p.request), file: resolve(opts.file) };
+  // A plan of the shared ledger is named by its full hash (source.ts LoadedPlan.ref), a plan file by its path.
+  if (plan) return { requests: plan.payouts.map((p) => p.request), file: plan.store ? plan.ref : resolve(opts.file) };
   const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID, deps.signal);
   const checked = await checkBatch(src);
   const requests: PayoutRequest[] = [];
@@ -84,8 +86,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   if (!policy) throw new UsageError('The profile names no policy.', [], noPolicyHint(deps));
   const api = await deps.api();
   const journal = await openLedger(deps);
-  // Read as plan send reads it: with the approvals the shared ledger keeps for it (source.ts).
-  const plan = isPlanFile(opts.file) ? await loadPlan(opts.file, deps, ['policy', 'check']) : undefined;
+  // Read as plan send reads it: a plan file with the approvals the shared ledger keeps for it, or a plan of that ledger by hash (source.ts).
+  const plan = hashArgument(opts.file) !== undefined || isPlanFile(opts.file) ? await loadPlan(opts.file, deps, ['policy', 'check']) : undefined;
   const { requests, file } = await payoutsOf(opts, deps, plan);
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
@@ -98,7 +100,10 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const counted = judged?.valid.length ?? 0;
   // The checks plan send runs beside approvals and limits: what this says can be sent, plan send sends.
   const refusals = plan
-    ? await sendRefusals({ plan: plan.plan, payouts: plan.payouts, file: opts.file, storedAt: plan.storedAt, journal, baseUrl: api.baseUrl }, deps)
+    ? await sendRefusals(
+        { plan: plan.plan, payouts: plan.payouts, file: plan.store ? undefined : opts.file, storedAt: plan.storedAt, journal, baseUrl: api.baseUrl },
+        deps,
+      )
     : [];
   // plan create's own checks of what a batch's rows paid before, whichever way it would go: a plan
   // create or a payout batch is offered only when it would not refuse them (before, a batch that
@@ -135,7 +140,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     batchRefusal: toPlan ? undefined : paidBefore,
     send,
   };
-  await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v, makeStyle(deps.io.color)));
+  const shown = plan?.store ? plan.ref : opts.file;
+  await write(deps.io.stdout, deps.globals.json ? verdictJson(shown, v) : verdictText(shown, v, makeStyle(deps.io.color)));
   return sendable ? ExitCode.ok : ExitCode.failed;
 }
 
