@@ -2,11 +2,20 @@
  * A payout read Successful before that now reads otherwise (Pending, Failed, a word payctl does
  * not know, or no status): a contradiction, not a settlement. A payout counts as having paid once
  * its status is known Successful, so whether it was paid cannot be told (exit 4, never Failed's 1:
- * sent again, it may be paid twice). Said in the same words by `payout batch status` for each
- * row (commands/payout/batch-contradicted.ts) and by `payout get`, with or without --wait
- * (commands/payout/wait.ts).
+ * sent again, it may be paid twice). And the other way round, a payout read Failed before that
+ * now reads Successful: between the two reads it was known Failed (--wait exited 1, --failed-out
+ * wrote it to a retry file), so a payout sent in its place may have paid the person twice (exit
+ * 4, with the command that lists what may be that retry). Said in the same words by `payout
+ * batch status` for each row (commands/payout/batch-contradicted.ts) and by `payout get`, with or
+ * without --wait (commands/payout/read-held.ts).
  */
 import { isUnknownStatus } from '../service/status-words.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
+import { plainAmount } from '../money/amount.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { utcTime } from '../output/text.js';
+import { askedOf } from './candidate-fields.js';
+import type { JournalEntry } from './journal.js';
 
 /** Whether `status` (as normalizeStatus writes it) contradicts an earlier read of Successful. */
 export function contradicts(status: string, readSuccessfulBefore: boolean): boolean {
@@ -20,4 +29,33 @@ export function contradicts(status: string, readSuccessfulBefore: boolean): bool
 export function contradictionSaid(who: string, before: string, status: string, reason = ''): string {
   const now = status === '' ? 'without a status' : isUnknownStatus(status) ? `"${status}"` : status;
   return `${who} was read Successful (${before}), now ${now}${reason}: whether it was paid cannot be told.`;
+}
+
+/**
+ * "`who` was read Failed (`before`), now Successful: ... may have paid the person twice." A
+ * payout read Failed was, from then on, one to send again.
+ */
+export function failedBeforeSaid(who: string, before: string): string {
+  return `${who} was read Failed (${before}), now Successful: it may have paid after all, and if it was sent again since it was read Failed (a retry, a --failed-out file), the person may have been paid twice.`;
+}
+
+/**
+ * What to check after a payout read Failed reads Successful: payouts of what `entry` pays made
+ * since it was sent (a retry of it among them), with the `payouts list` command that lists them
+ * (its currency, from when it was sent, every page: records name no wallet, so --wallet would
+ * leave them out), carrying the run's options (`inv`).
+ */
+export function paidTwiceCheck(entry: JournalEntry, inv: Invocation): string {
+  const a = askedOf(entry.body);
+  let amount = a?.amount;
+  try {
+    if (a?.amount !== undefined && a.currency !== undefined) amount = plainAmount(a.amount, a.currency);
+  } catch {
+    // as written in the body
+  }
+  const what = a
+    ? `${sanitizeInline(`${amount ?? '?'} ${a.currency ?? ''}`.trim())}${a.walletId ? ` from wallet ${sanitizeInline(a.walletId)}` : ''}${a.account ? ` to account ${sanitizeInline(a.account)}` : ''}`
+    : 'the same amount to the same person';
+  const list = commandLine(inv, ['payouts', 'list'], [...(a?.currency ? ['--currency', a.currency] : []), '--from', entry.createdAt, '--all']);
+  return `Check for payouts of ${what} made since it was sent (${utcTime(entry.createdAt)}), a retry of it among them: ${list}`;
 }

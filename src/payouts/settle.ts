@@ -46,29 +46,61 @@ export function journaledSuccessful(entry: JournalEntry | undefined): boolean {
   return o?.kind === 'accepted' && o.payoutStatus?.toLowerCase() === 'successful';
 }
 
+/** What the journal held of a payout before a settled read that says the other: its status, when it was read so, and its entry. */
+export interface EarlierRead {
+  status: SettledStatus;
+  /** When it was read so (statusReadAt; a look-up's time): absent when noted before payctl recorded it. */
+  at?: string | undefined;
+  entry: JournalEntry;
+}
+
+/** The settled status `entry` holds when it is the other one than `status` (read now), else undefined. */
+export function earlierRead(entry: JournalEntry, status: SettledStatus): EarlierRead | undefined {
+  const o = entry.outcome;
+  if (o?.kind !== 'accepted') return undefined;
+  const before = SETTLED_STATUSES.find((s) => s.toLowerCase() === o.payoutStatus?.toLowerCase());
+  if (before === undefined || before === status) return undefined;
+  return { status: before, at: o.statusReadAt ?? (o.lookedUp ? o.at : undefined), entry };
+}
+
 /**
- * Writes a settled status into the payout's journal entry, so that `history` shows what the
- * payout became (Failed, not only "accepted"), and so that a payout read Successful is held to it:
+ * Writes a settled status into the payout's journal entry (with when it was read, `now`), so
+ * that `history` shows what the payout became (Failed, not only "accepted"), and so that a payout read Successful is held to it:
  * when the journal has the payout as accepted and does not say so already. A journal that cannot
  * be written fails nothing (the read stands); `warn`, when given, is told so for a Successful, as
  * a later read that says otherwise is then not known for a contradiction. A Successful there is
  * kept: a payout known Successful has paid, and a later read that says otherwise is a
- * contradiction (payouts/contradiction.ts), never the payout's settlement. `payout get` (with or
+ * contradiction (payouts/contradiction.ts), never the payout's settlement. A Failed there is
+ * replaced by a Successful read (it may have paid: the repeat guard must count it), and returned
+ * as the other way round: the earlier read that the read now contradicts, as the journal holds
+ * it when noted (another run may have noted it since this one began). `payout get` (with or
  * without --wait), `payout batch status` and its --failed-out note here.
  */
-export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: string | undefined, status: SettledStatus, warn?: (line: string) => void): Promise<void> {
-  if (payoutId === undefined) return;
+export async function noteSettled(
+  journal: Ledger,
+  baseUrl: string,
+  payoutId: string | undefined,
+  status: SettledStatus,
+  warn?: (line: string) => void,
+  now?: Date,
+): Promise<EarlierRead | undefined> {
+  if (payoutId === undefined) return undefined;
+  let earlier: EarlierRead | undefined;
   try {
     const entry = await journal.get(baseUrl, payoutId);
     const o = entry?.outcome;
-    if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status || journaledSuccessful(entry)) return;
-    await journal.record(entry, { ...o, payoutStatus: status });
+    if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status) return undefined;
+    earlier = earlierRead(entry, status);
+    if (journaledSuccessful(entry)) return earlier;
+    await journal.record(entry, { ...o, payoutStatus: status, ...(now ? { statusReadAt: now.toISOString() } : {}) });
+    return earlier;
   } catch (err) {
     // history shows the outcome without the status
     if (status === 'Successful')
       warn?.(
         `Payout ${sanitizeInline(payoutId)} was read Successful, but the journal could not note it (${sanitizeInline(fsFault(err))}): the read stands; a later read that says otherwise will not be held against it.`,
       );
+    return earlier;
   }
 }
 

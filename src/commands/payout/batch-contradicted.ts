@@ -6,14 +6,22 @@
  * paid cannot be told. The row is held back (exit 4): its report cells and the journal keep
  * Successful, it is not counted Failed and never written to --failed-out (sent again, it may be
  * paid twice), and it is named with what was read before and now (payouts/contradiction.ts, the
- * words payout get says it in too) and the command that checks it.
+ * words payout get says it in too) and the command that checks it. So is a row this config
+ * folder's journal has as read Failed that now reads Successful (notedRow): between the two reads
+ * it was one to send again (--failed-out wrote it), so a retry may have paid the person twice; the
+ * journal now holds Successful (noteSettled: the repeat guard counts it paid), the report's cells
+ * are left as they were, and it is named with the command that lists what may be the retry.
  */
 import type { JournalEntry } from '../../payouts/journal.js';
 import type { ReportEntry, RowState } from '../../payouts/batch-status.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
-import { journaledSuccessful } from '../../payouts/settle.js';
-import { contradictionSaid } from '../../payouts/contradiction.js';
+import { journaledSuccessful, noteSettled, type EarlierRead, type SettledStatus } from '../../payouts/settle.js';
+import { contradictionSaid, failedBeforeSaid, paidTwiceCheck } from '../../payouts/contradiction.js';
+import type { Ledger } from '../../payouts/journal.js';
+import { rowState } from '../../payouts/batch-status.js';
+import type { PayoutRecord } from '../../service/schemas.js';
+import { utcTime } from '../../output/text.js';
 
 /** A row read Successful before and otherwise now: what was read before (said), and the state read now. */
 export interface Contradicted {
@@ -21,6 +29,8 @@ export interface Contradicted {
   s: RowState;
   before: string;
   transactionId: string;
+  /** Read Failed before (the journal), Successful now: when, and the entry (what it pays). */
+  failedBefore?: EarlierRead;
 }
 
 /**
@@ -40,8 +50,30 @@ export function readSuccessfulBefore(e: ReportEntry, entry: JournalEntry | undef
   return undefined;
 }
 
+/**
+ * A settled read of row `e` (transaction `transactionId`) noted in the journal (noteSettled, at
+ * `now`); the row as contradicted when the journal held the other settled status when noted (read
+ * Failed before, or Successful noted by another run since the row's entry was read), else undefined.
+ */
+export async function notedRow(
+  journal: Ledger,
+  baseUrl: string,
+  read: { e: ReportEntry; transactionId: string; record: PayoutRecord; status: SettledStatus },
+  now: Date,
+): Promise<Contradicted | undefined> {
+  const { e, transactionId, record, status } = read;
+  const earlier = await noteSettled(journal, baseUrl, e.payoutId || undefined, status, undefined, now);
+  if (earlier === undefined) return undefined;
+  const before = `in this config folder's journal${earlier.at !== undefined ? `, at ${utcTime(earlier.at)}` : ''}`;
+  return { e, s: rowState(record, status), before, transactionId, ...(earlier.status === 'Failed' ? { failedBefore: earlier } : {}) };
+}
+
 /** What a contradicted row says on stderr, with the command that checks it. */
 export function contradictedSaid(c: Contradicted, failedOut: string | undefined, inv: Invocation): string {
+  if (c.failedBefore) {
+    const who = `Row ${sanitizeInline(c.e.row)} (payout ${sanitizeInline(c.e.payoutId)})`;
+    return `${failedBeforeSaid(who, c.before)} The journal now holds it Successful; the report's cells are left as they were.\n  ${paidTwiceCheck(c.failedBefore.entry, inv)}`;
+  }
   const reason = c.s.bucket === 'Failed' && c.s.failureReason ? ` (${c.s.failureReason})` : '';
   const left = failedOut !== undefined ? ` It is not written to ${failedOut}: sent again, it may be paid twice.` : '';
   return (

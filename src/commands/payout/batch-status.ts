@@ -6,23 +6,23 @@
  * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
  * Exit: 0 all Successful, 1 some Failed, 4 some rows unread, in a status word payctl does not know, or read
- * Successful before and otherwise now (held back: batch-contradicted.ts), 5 some Pending
+ * Successful before and otherwise now, or Failed before and Successful now (held back: batch-contradicted.ts), 5 some Pending
  * (or left out of --failed-out for a payout sent since whose settlement is not known yet: failed-out-paid.ts).
  * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
- * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
+ * found printed (--json: batch-status-json.ts), and the advice with the commands to run next
+ * (docs/architecture.md, "Printed commands").
  */
 import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { noteSettled, waitForSettled } from '../../payouts/settle.js';
+import { waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
   failedRowOf,
   isAccepted,
   oddStatusWarning,
   readStatusReport,
-  jsonRow,
   rewriteReport,
   rowOfBody,
   rowState,
@@ -36,7 +36,8 @@ import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { checkFailedOut, failedOutFormat, noRowsYet, retryBatchId } from './batch-commands.js';
 import { leftOutSaid, PaidSinceCheck, type PaidSince } from './failed-out-paid.js';
 import { pool } from './concurrency.js';
-import { contradictedSaid, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
+import { statusJson, type Found } from './batch-status-json.js';
+import { contradictedSaid, notedRow, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
@@ -78,25 +79,17 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   const rejected = failedOut !== undefined ? await s.rejectedRows() : [];
   const failed = failedOut !== undefined ? await s.notPaidSince(found.failed) : [];
   const retry = failedOut !== undefined && (failed.length || rejected.length) ? await s.writeFailedOut(failedOut, failed, rejected) : undefined;
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length })) + '\n');
+  const written = { failed: failed.length, rejected: rejected.length };
+  const facts = { batchId: s.batchId, rows: s.report.entries.length, accepted: s.accepted.length, unknown: s.unknown.length, failedOut, retry, written };
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(statusJson(path, found, facts)) + '\n');
   else await write(deps.io.stdout, s.text(found));
-  return s.advise(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length });
+  return s.advise(path, found, failedOut, retry, written);
 }
 
 /** An accepted row of the report: its entry and its index among the report's rows. */
 interface AcceptedRow {
   e: ReportEntry;
   i: number;
-}
-
-/** What the rows came to, for the output and the exit code. */
-interface Found {
-  all: RowState[];
-  failed: Array<{ e: ReportEntry; i: number; s: RowState }>;
-  pendingRows: number;
-  oddWords: Array<{ e: ReportEntry; s: RowState }>;
-  contradicted: Contradicted[];
-  unread: Array<{ row: string; payout_id: string; transaction_id: string | null; problem: string }>;
 }
 
 /** One `payout batch status`: the report's accepted rows and what the service says of each, by the row's index. */
@@ -187,9 +180,11 @@ class StatusRun {
       this.problems.delete(i);
       // Read Successful before, otherwise now (payouts/contradiction.ts): held back.
       if (r.kind === 'contradicted') return void this.contradicted.set(i, { e, s: rowState(r.record, r.status), before: before!, transactionId: ref.transactionId });
+      // What it became, noted for history (the journal, when it has the payout); read otherwise there before, held back (notedRow).
+      const held =
+        r.kind === 'settled' ? await notedRow(this.journal, this.api.baseUrl, { e, ...ref, record: r.record, status: r.status }, this.deps.clock.now()) : undefined;
+      if (held) return void this.contradicted.set(i, held);
       this.states.set(i, rowState(r.record, r.status));
-      // What it became, for history (the journal of this config folder, when it has the payout).
-      if (r.kind === 'settled') await noteSettled(this.journal, this.api.baseUrl, ref.payoutId, r.status);
     } catch (err) {
       if (err instanceof AuthError || err instanceof InterruptedError || err instanceof ConfigError) throw err;
       this.problems.set(i, sanitizeInline((err as Error).message));
@@ -299,44 +294,6 @@ class StatusRun {
     const paying = [...failed.map(({ i }) => this.entries.get(i)), ...rejected.map((r) => r.entry)].filter((e) => e !== undefined);
     const id = await retryBatchId(this.report.path, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), (b) => this.#paidCheck().holds(b, paying));
     return commandLine(this.inv, ['payout', 'batch'], [fileOperand(failedOut), '--batch-id', id]);
-  }
-
-  /** The --json document. */
-  json(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, written = { failed: 0, rejected: 0 }): object {
-    return {
-      report: path,
-      batch_id: this.batchId ?? null,
-      rows: this.report.entries.length,
-      accepted: this.accepted.length,
-      successful: f.all.filter((s) => s.bucket === 'Successful').length,
-      failed: f.failed.length,
-      pending: f.pendingRows,
-      unknown_status: f.oddWords.length,
-      contradicted: f.contradicted.length,
-      unread: f.unread.length,
-      unknown: this.unknown.length,
-      totals: statusTotals(f.all),
-      failed_rows: f.failed.map(({ e, s }) => ({
-        row: jsonRow(e.row),
-        payout_id: e.payoutId,
-        transaction_id: s.record.transaction_id ?? null,
-        amount: batchFileRow(s.record).amount,
-        currency: s.record.currency,
-        failure_reason: s.failureReason || null,
-      })),
-      unread_rows: f.unread.map((u) => ({ ...u, row: jsonRow(u.row) })),
-      contradicted_rows: f.contradicted.map((c) => ({
-        row: jsonRow(c.e.row),
-        payout_id: c.e.payoutId,
-        transaction_id: c.transactionId,
-        read_before: 'Successful',
-        status: c.s.status,
-      })),
-      failed_out: retry !== undefined ? failedOut : null,
-      retry_command: retry ?? null,
-      // What --failed-out wrote: Failed rows (those a retry paid since left out) and rejected ones.
-      failed_out_rows: retry !== undefined ? written : null,
-    };
   }
 
   /** The totals by currency and status, and the Failed rows as a person recognises them. */

@@ -11,8 +11,10 @@
  * is a status not read (exit 5, as with
  * --wait any first read that is refused or cannot be used: never 1, which --wait says for
  * Failed). A payout the journal has as read Successful that now reads anything else (Pending,
- * Failed, ...) is said as --wait and payout batch status say it (exit 4); a read Successful or
- * Failed is noted in the journal as --wait notes it (payouts/settle.ts noteSettled). The card shows the journal's payout id; `--json` prints the envelope as the
+ * Failed, ...) is said as --wait and payout batch status say it (exit 4), as is one read Failed
+ * that now reads Successful, or a settled transaction the journal has the other way under
+ * another base URL; a read Successful or Failed is noted in the journal as --wait notes it
+ * (read-held.ts). The card shows the journal's payout id; `--json` prints the envelope as the
  * service sent it.
  */
 import { write, type Deps } from '../../deps.js';
@@ -22,15 +24,14 @@ import type { ConfigStore } from '../../config/store.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
-import { isSettled, noteSettled } from '../../payouts/settle.js';
-import { recordStatus } from '../../service/schemas.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError, UnusableAnswer, type PayoutRef } from '../../payouts/lookup.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import { copiedId } from '../../words.js';
 import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
-import { contradiction, shownIdOf, unusable, waitAndReport } from './wait.js';
+import { unusable, waitAndReport } from './wait.js';
+import { heldRead, shownIdOf } from './read-held.js';
 import { unloggedGetError } from './get-unlogged.js';
 
 export interface PayoutGetOptions {
@@ -94,12 +95,9 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   if (digits) deps.log.warn(digits);
   if (deps.globals.json) await write(deps.io.stdout, got.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(got.record, makeStyle(deps.io.color)));
-  // What it became, noted as --wait notes it (in the journal of this run, when it has the payout):
-  // read Successful here, a later read that says otherwise is a contradiction (exit 4), not Failed.
-  const status = recordStatus(got.record);
-  if (isSettled(status)) await noteSettled(ledger, api.baseUrl, ref.payoutId, status, (line) => deps.log.warn(line));
-  // Read Successful before (the journal), anything else now: said as --wait and batch status say it, exit 4.
-  const contradicted = contradiction(got.record, ref, shownIdOf(ref), again('--wait'));
+  // Noted as --wait notes it, and held against what the journal read before (read-held.ts): a
+  // contradiction exits 4, never a plain Failed or Successful.
+  const contradicted = await heldRead({ deps, ledger, baseUrl: api.baseUrl, inv }, ref, got.record, again('--wait'));
   if (contradicted) throw contradicted;
   return 0;
 }

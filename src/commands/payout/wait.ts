@@ -4,7 +4,9 @@
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
  * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 4 anything
  * but Successful of a payout the journal has as read Successful (contradiction: at the first read
- * that says so, never waited through to --wait-timeout), 5 still
+ * that says so, never waited through to --wait-timeout), 4 too for Successful of one the journal
+ * has as read Failed, and for a settled read the journal has the other way under another base
+ * URL (read-held.ts, which notes the settled read in the journal), 5 still
  * Pending at --wait-timeout (with the command to keep waiting), 4 instead when the last status
  * seen is a word payctl does not know (whether it was paid cannot be told), 5 too when a read
  * after the payout was seen could not be used (a page, a 404, another payout's record: its
@@ -16,16 +18,16 @@ import { parseEnvelope, type ApiClient } from '../../api/client.js';
 import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError, type ApiError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderPayoutCard, totalWarning } from '../../output/payout.js';
-import { isUnknownStatus, recordStatus, unknownStatusWords, type PayoutRecord } from '../../service/schemas.js';
-import { contradictionSaid, contradicts } from '../../payouts/contradiction.js';
+import { isUnknownStatus, unknownStatusWords } from '../../service/schemas.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
-import { journaledSuccessful, noteSettled, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
+import { journaledSuccessful, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
 import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
+import { heldRead, shownIdOf } from './read-held.js';
 
 /** 12 s, 4 min 5 s. */
 export function duration(ms: number): string {
@@ -93,44 +95,21 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
     line.clear();
   }
 
-  // What it became, for history: in the journal of this config folder, when it has the payout.
-  if (result.kind === 'settled') await noteSettled(await openLedger(deps), api.baseUrl, ref.payoutId, result.status, (l) => deps.log.warn(l));
+  // Noted in the journal (when it has the payout) and held against what it read before (read-held.ts).
+  const held =
+    result.kind !== 'unread' ? await heldRead({ deps, ledger: await openLedger(deps), baseUrl: api.baseUrl, inv }, ref, result.record, getCommand('--wait')) : undefined;
   const warning = totalWarning(parseEnvelope(result.res).data);
   if (warning) deps.log.warn(warning);
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
   const error =
-    // Read Successful before: anything else now is a contradiction (exit 4), not Failed nor Pending;
+    // Read otherwise before: a contradiction (exit 4), not Failed nor Pending nor Successful;
     // a later read that could not be used says nothing of what it became (outcomeError, exit 5).
-    (result.kind !== 'unread' ? contradiction(result.record, ref, shownId, getCommand('--wait')) : undefined) ??
-    outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
+    held ?? outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
   if (error) throw error;
   deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${duration(result.elapsedMs)})` : ''}.`);
   return 0;
-}
-
-/** A payout as messages name it: its payout id and transaction id when the journal has both, else the transaction id. */
-export function shownIdOf(ref: PayoutRef): string {
-  const asked = ref.transactionId;
-  return sanitizeInline(ref.payoutId && ref.payoutId !== asked ? `${ref.payoutId} (transaction ${asked})` : asked);
-}
-
-/**
- * A payout this config folder's journal has as read Successful that now reads anything else
- * (`record`, as read by --wait or by `payout get` without it: Pending, Failed, a word payctl does
- * not know): which read is true cannot be told (exit 4, never 1, nor a plain Failed or Pending:
- * a script that sends a Failed payout again would pay it twice); said as payout batch status
- * says it (payouts/contradiction.ts); the journal keeps Successful (noteSettled).
- */
-export function contradiction(record: PayoutRecord, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
-  const status = recordStatus(record);
-  if (!contradicts(status, journaledSuccessful(ref.entry))) return undefined;
-  const reason = status === 'Failed' && record.failure_reason ? ` (${sanitizeInline(record.failure_reason)})` : '';
-  return new StatusUnknownError(
-    `${contradictionSaid(`Payout ${shownId}`, "in this config folder's journal", sanitizeInline(status), reason)} The journal keeps Successful; do not send it again before the service says which is true.`,
-    { payoutId: ref.payoutId, hint: `Check it again with: ${waitAgain}` },
-  );
 }
 
 /**

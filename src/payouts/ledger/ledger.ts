@@ -28,6 +28,8 @@ export type Outcome =
       lookedUp?: true;
       /** The payout's status at the service when it was looked up (Pending, Successful, ...). */
       payoutStatus?: string;
+      /** When payoutStatus was read (payouts/settle.ts noteSettled): a later read that contradicts it says when. */
+      statusReadAt?: string;
       /**
        * A look-up's (lookedUp): when a request for the payout last left before it, kept from the
        * outcome it replaces (entry-age.ts keepLastSent), so that reading a payout back never moves

@@ -1,0 +1,136 @@
+/**
+ * `payout batch status` of rows read Failed, in process against a plain node:http server that
+ * plays the service (its look-up answers account 1000000002 Failed at the first read, Successful
+ * after; 1000000003 always Failed):
+ * - probe 58, F4: a row this config folder's journal has as read Failed that now reads Successful
+ *   is held back (exit 4, never 1 nor 0), named with when it was read Failed, that a retry may
+ *   have paid the person twice, and the `payouts list` command that lists what may be that retry
+ *   (run as printed); never written to --failed-out. Before: counted Successful, the journal's
+ *   Failed overwritten, no word;
+ */
+import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { writeProfile } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { printed } from '../helpers/printed.js';
+
+const KEY = 'bok_live_failed_then_paid_0123456789';
+const WALLET = '6643665465';
+const FLIPS = '1000000002';
+const STAYS = '1000000003';
+let server: Server;
+let cfg: ReturnType<typeof tempConfigDir>;
+const posts: Array<{ account: string; payoutId: string }> = [];
+const sent = new Map<string, { amount: number; currency: string; account: string; name: string; payoutId: string }>();
+const reads = new Map<string, number>();
+
+/** The status the look-up gives `account` at its `n`th read (0 first). */
+function statusOf(account: string, n: number): string {
+  if (account === FLIPS) return n === 0 ? 'failed' : 'successful';
+  return 'failed';
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const ts = '2026-11-28T20:48:13.046000Z';
+      const reply = (code: number, data: unknown, message = 'ok') =>
+        res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ status: code < 300 ? 'Successful' : 'Failed', message, data, timestamp: ts }));
+      const path = (req.url ?? '').replace(/^\/v2/, '');
+      if (path === '/auth/user')
+        return reply(200, {
+          walletId: WALLET,
+          email: 'a@b.test',
+          firstName: 'A',
+          lastName: 'B',
+          status: 'ACTIVE',
+          kycStatus: 'Verified',
+          businessName: 'Fake Ltd',
+          country: 'SL',
+        });
+      if (path === '/wallets/balances') return reply(200, [{ wallet_id: WALLET, wallet_name: 'Ops', currency: 'SLE', balance: 405720.27, updated_at: ts }]);
+      if (path.startsWith('/payout/list')) return reply(200, []);
+      if (path === '/payout' && req.method === 'POST') {
+        const j = JSON.parse(body);
+        const account = j.recipient.accountDetails.accountNumber;
+        const txn = `TXN-BOK-${(posts.length + 1).toString(16).toUpperCase().padStart(26, 'A')}`;
+        posts.push({ account, payoutId: j.payoutId });
+        sent.set(txn, { amount: Number(j.amount), currency: j.currency, account, name: j.recipient.accountDetails.name, payoutId: j.payoutId });
+        return reply(
+          201,
+          { transaction_id: txn, amount: j.amount, fee: 0.25, currency: j.currency, provider_response: { status: 'Pending' }, payout_id: j.payoutId, created_at: ts },
+          'Transfer initiated successfully',
+        );
+      }
+      const txn = /^\/payout\/(TXN-BOK-[0-9A-F]+)$/.exec(path)?.[1];
+      const p = txn ? sent.get(txn) : undefined;
+      if (txn && p && req.method === 'GET') {
+        const n = reads.get(txn) ?? 0;
+        reads.set(txn, n + 1);
+        const status = statusOf(p.account, n);
+        return reply(200, {
+          transaction_id: txn,
+          payout_id: p.payoutId,
+          status,
+          amount: p.amount.toFixed(2),
+          currency: p.currency,
+          fee: '0.25',
+          recipient: { transfer_type: 'bank', account_number: p.account, name: p.name, bank: 'ECOBANK' },
+          failure_reason: status === 'failed' ? 'flip' : null,
+          created_at: ts,
+          updated_at: n === 0 ? '2026-11-28T20:48:13.046000Z' : '2026-11-28T21:00:00.000000Z',
+        });
+      }
+      reply(404, null, 'Not found');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  cfg = tempConfigDir();
+  const port = (server.address() as { port: number }).port;
+  writeProfile(cfg.dir, { baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: KEY }, 'ops');
+});
+
+afterAll(async () => {
+  cfg?.cleanup();
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const HEADER = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
+
+/** A batch file in `folder` of the config folder (made), sent under profile ops: the report's path. */
+async function sentBatch(folder: string, name: string, rows: string): Promise<string> {
+  mkdirSync(join(cfg.dir, folder), { recursive: true });
+  const file = join(cfg.dir, folder, `${name}.csv`);
+  writeFileSync(file, HEADER + rows);
+  const batch = await payctl(['payout', 'batch', file, '--profile', 'ops', '--yes'], { dir: cfg.dir });
+  expect(batch.code, batch.stderr).toBe(0);
+  return join(cfg.dir, folder, `${name}.report.csv`);
+}
+
+describe('payout batch status: a row read Failed, then Successful (probe 58, F4)', () => {
+  it('holds the row back (exit 4), says when it was read Failed and how to find a retry, and leaves it out of --failed-out', async () => {
+    const report = await sentBatch('f4', 'pay', `,${WALLET},10.00,SLE,bank,Row Two,ecobank,${FLIPS},,\n,${WALLET},20.00,SLE,bank,Row Three,ecobank,${STAYS},,\n`);
+    const first = await payctl(['payout', 'batch', 'status', report, '--profile', 'ops'], { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(1);
+    const out = join(cfg.dir, 'f4', 'retry.csv');
+    const second = await payctl(['payout', 'batch', 'status', report, '--profile', 'ops', '--failed-out', out], { dir: cfg.dir });
+    expect(second.code, second.stderr).toBe(4);
+    expect(second.stderr).toMatch(/Row 2 \(payout [^)]+\) was read Failed \(in this config folder's journal, at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\), now Successful/);
+    expect(second.stderr).toContain('the person may have been paid twice');
+    expect(second.stderr).toContain(`Check for payouts of 10.00 SLE from wallet ${WALLET} to account ${FLIPS}`);
+    const written = readFileSync(out, 'utf8');
+    expect(written).toContain(STAYS);
+    expect(written).not.toContain(FLIPS);
+    const list = await payctl(printed(second.stderr, 'payouts list'), { dir: cfg.dir });
+    expect(list.code, list.stderr).toBe(0);
+    // The journal now holds it Successful: the repeat guard counts it paid.
+    const h = await payctl(['history', '--json'], { dir: cfg.dir });
+    expect(h.stdout).toMatch(/"payout_status":\s*"Successful"/);
+  });
+});

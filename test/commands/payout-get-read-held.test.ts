@@ -1,0 +1,97 @@
+/**
+ * A settled read of a payout held against what this config folder's journal read of it before
+ * (commands/payout/read-held.ts), in process against the sandbox behind rewriting proxies
+ * (probe 58, finding F4):
+ * - read Failed by `payout get` (noted), then Successful: with and without --wait, and with
+ *   --json, exit 4 (STATUS_UNKNOWN), saying when it was read Failed, that a retry may have paid
+ *   the person twice, and the `payouts list` command that lists what may be that retry (run as
+ *   printed, it lists the payout). Before: the journal's Failed became Successful, exit 0, no word;
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { newKey, useConfigDir, writeProfiles } from '../helpers/e2e.js';
+import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+
+const KEY = newKey();
+const cfg = useConfigDir();
+useHostileCleanups();
+const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 3_600_000 });
+
+type Proxy = Awaited<ReturnType<typeof sandboxProxy>>;
+
+/** The transaction id the sandbox gave payout `id`. */
+const txnOf = (sb: Sandbox, id: string): string => sb.payouts().find((p) => p.payout_id === id)!.transaction_id;
+
+/** Look-ups through `proxy` of the Pending payout answered with `word` as its status (the record's, in lower case) from now on. */
+const answering = (proxy: Proxy, word: string) => proxy.rewriteLookups((raw) => raw.split('"status":"pending"').join(`"status":"${word}"`));
+
+/**
+ * Profiles `lie` and `lie3`, each through its own proxy of one sandbox (two base URLs of the same
+ * service), and a bank payout of 12 SLE sent under `lie` without --wait (still Pending at the sandbox).
+ */
+async function sentPending(): Promise<{ id: string; txn: string; lie: Proxy; lie3: Proxy }> {
+  const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  const lie = await sandboxProxy(ctx.sb);
+  const lie3 = await sandboxProxy(ctx.sb);
+  writeProfiles(cfg.dir, { lie: { baseUrl: lie.baseUrl, apiKey: KEY }, lie3: { baseUrl: lie3.baseUrl, apiKey: KEY } });
+  const id = randomUUID();
+  const to = ['--type', 'bank', '--name', 'Ibrahim Bangura', '--provider', 'rokel_commercial_bank', '--account', '4410001235'];
+  const c = await payctl(['payout', 'create', '--profile', 'lie', '--wallet', wallet, '--amount', '12', '--currency', 'SLE', ...to, '--payout-id', id, '--yes'], {
+    dir: cfg.dir,
+  });
+  expect(c.code, c.stderr).toBe(0);
+  return { id, txn: txnOf(ctx.sb, id), lie, lie3 };
+}
+
+/** The `payctl payouts list ...` line a hint printed, as arguments (its values need no quoting). */
+function printedList(stderr: string): string[] {
+  const line = /payctl payouts list [^\n]*/.exec(stderr)?.[0];
+  expect(line, stderr).toBeDefined();
+  return line!.split(' ').slice(1);
+}
+
+describe('a payout read Failed, then Successful (probe 58, F4)', () => {
+  for (const wait of [false, true]) {
+    it(`payout get${wait ? ' --wait' : ''}: exit 4, when it was read Failed, paid twice, the payouts list that shows it`, async () => {
+      const { id, txn, lie } = await sentPending();
+      answering(lie, 'failed');
+      const failed = await payctl(['payout', 'get', id, '--profile', 'lie', ...(wait ? ['--wait'] : [])], { dir: cfg.dir, clock: new TestClock() });
+      expect(failed.code, failed.stderr).toBe(wait ? 1 : 0);
+      expect(failed.stdout).toMatch(/Status\s+Failed/);
+      answering(lie, 'successful');
+      const r = await payctl(['payout', 'get', id, '--profile', 'lie', ...(wait ? ['--wait'] : [])], { dir: cfg.dir, clock: new TestClock() });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stdout).toMatch(/Status\s+Successful/);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `Payout ${id} \\(transaction ${txn}\\) was read Failed \\(in this config folder's journal, at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\), now Successful`,
+        ),
+      );
+      expect(r.stderr).toContain('the person may have been paid twice');
+      expect(r.stderr).toContain('Check for payouts of 12.00 SLE from wallet');
+      expect(r.stderr).toContain('to account 4410001235');
+      const list = await payctl(printedList(r.stderr), { dir: cfg.dir });
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toContain(txn);
+      // Said once: the journal now holds Successful (the repeat guard counts it paid).
+      const h = await payctl(['history', '--json'], { dir: cfg.dir });
+      expect(h.stdout).toMatch(/"payout_status":\s*"Successful"/);
+    });
+  }
+
+  it('--json: exit 4, code STATUS_UNKNOWN, the check in its hint', async () => {
+    const { id, lie } = await sentPending();
+    answering(lie, 'failed');
+    expect((await payctl(['payout', 'get', id, '--profile', 'lie'], { dir: cfg.dir })).code).toBe(0);
+    answering(lie, 'successful');
+    const r = await payctl(['--json', 'payout', 'get', id, '--profile', 'lie'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(4);
+    const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!).error;
+    expect(err.code).toBe('STATUS_UNKNOWN');
+    expect(err.message).toContain('was read Failed');
+    expect(err.hint).toContain('payctl payouts list --profile lie --currency SLE --from ');
+  });
+});
