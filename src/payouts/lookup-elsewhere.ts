@@ -17,6 +17,7 @@ import { freeProfileName } from '../api/session.js';
 import { journalBase, type JournalEntry, type Ledger } from './journal.js';
 import { isUnresolved, notLookedUpError, OUTCOME_UNKNOWN } from './lookup.js';
 import { senderOf, type Profiles } from './sender-profile.js';
+import { earlierRead, type EarlierRead, type SettledStatus } from './settle.js';
 
 /**
  * The entries of `payoutId` the ledger has under base URLs other than `baseUrl` (every entry read:
@@ -30,6 +31,23 @@ export async function journaledElsewhere(ledger: Ledger, baseUrl: string | undef
     out.push(it.entry);
   }
   return out;
+}
+
+/**
+ * The entry whose accepted outcome has transaction `transactionId` under a base URL other than
+ * `baseUrl` (another front of the same service: transaction ids are the service's), holding a
+ * settled status other than `status`: a lead, not the run's own entry (every entry read, so asked
+ * only of a read that settled and that the run's base URL does not journal: payout/read-held.ts).
+ */
+export async function settledElsewhere(ledger: Ledger, baseUrl: string, transactionId: string, status: SettledStatus): Promise<EarlierRead | undefined> {
+  const base = journalBase(baseUrl);
+  for await (const it of ledger.scan()) {
+    if ('error' in it || journalBase(it.entry.baseUrl) === base) continue;
+    const o = it.entry.outcome;
+    const earlier = o?.kind === 'accepted' && o.transactionId === transactionId ? earlierRead(it.entry, status) : undefined;
+    if (earlier) return earlier;
+  }
+  return undefined;
 }
 
 /**

@@ -1,11 +1,17 @@
 /**
  * A settled read of a payout held against what this config folder's journal read of it before
  * (commands/payout/read-held.ts), in process against the sandbox behind rewriting proxies
- * (probe 58, finding F4):
+ * (probe 58, findings F4 and F3):
  * - read Failed by `payout get` (noted), then Successful: with and without --wait, and with
  *   --json, exit 4 (STATUS_UNKNOWN), saying when it was read Failed, that a retry may have paid
  *   the person twice, and the `payouts list` command that lists what may be that retry (run as
  *   printed, it lists the payout). Before: the journal's Failed became Successful, exit 0, no word;
+ * - a transaction journaled under one base URL as read Successful, read Failed by its transaction
+ *   id under a profile of another base URL (another front of the same service): exit 4 naming
+ *   the base URL it was sent to and the profile that read it now, with and without --wait. Before:
+ *   the card, exit 0; --wait exit 1 ("failed");
+ * - the same transaction journaled there as read Failed, read Successful under the other profile:
+ *   exit 4 with the command that lists what may be the retry.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -93,5 +99,34 @@ describe('a payout read Failed, then Successful (probe 58, F4)', () => {
     expect(err.code).toBe('STATUS_UNKNOWN');
     expect(err.message).toContain('was read Failed');
     expect(err.hint).toContain('payctl payouts list --profile lie --currency SLE --from ');
+  });
+});
+
+describe('a transaction read under another base URL of the same service (probe 58, F3)', () => {
+  it('journaled Successful under lie, read Failed under lie3: exit 4 naming where it was sent, with and without --wait', async () => {
+    const { id, txn, lie, lie3 } = await sentPending();
+    answering(lie, 'successful');
+    expect((await payctl(['payout', 'get', id, '--profile', 'lie'], { dir: cfg.dir })).code).toBe(0);
+    answering(lie3, 'failed');
+    for (const extra of [[], ['--wait']]) {
+      const r = await payctl(['payout', 'get', txn, '--profile', 'lie3', ...extra], { dir: cfg.dir, clock: new TestClock() });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toContain(
+        `Transaction ${txn} was read Successful (in this config folder's journal as payout ${id} for ${lie.baseUrl} (sent with profile lie)), now Failed`,
+      );
+      expect(r.stderr).toContain(`read now from ${lie3.baseUrl} with profile lie3: whether it was paid cannot be told.`);
+      expect(r.stderr).not.toMatch(/\bfailed:/);
+    }
+  });
+
+  it('journaled Failed under lie, read Successful under lie3: exit 4 with the check for a retry', async () => {
+    const { id, txn, lie, lie3 } = await sentPending();
+    answering(lie, 'failed');
+    expect((await payctl(['payout', 'get', id, '--profile', 'lie'], { dir: cfg.dir })).code).toBe(0);
+    answering(lie3, 'successful');
+    const r = await payctl(['payout', 'get', txn, '--profile', 'lie3'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`Transaction ${txn} was read Failed (in this config folder's journal as payout ${id} for ${lie.baseUrl} (sent with profile lie)`);
+    expect(r.stderr).toContain('payctl payouts list --profile lie3 --currency SLE --from ');
   });
 });

@@ -10,18 +10,24 @@
  *   payout sent in its place may have paid the person twice: said with when it was read Failed
  *   and the command that lists the payouts that may be that retry; the journal now holds
  *   Successful (so the repeat guard counts it paid);
+ * - a transaction id the run's base URL does not journal, read settled, that the journal holds
+ *   settled the other way under another base URL (another front of the same service:
+ *   transaction ids are the service's): the same, naming the base URL and profile it was sent
+ *   with and the ones that read it now. Looked for only for a settled read (every entry is read).
  * The words are payouts/contradiction.ts's, as payout batch status says them for its rows.
  */
 import type { Deps } from '../../deps.js';
 import { StatusUnknownError } from '../../errors.js';
 import type { Invocation } from '../../config/command-line.js';
+import { maskBaseUrl } from '../../config/mask.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
 import { contradictionSaid, contradicts, failedBeforeSaid, paidTwiceCheck } from '../../payouts/contradiction.js';
+import { settledElsewhere, where } from '../../payouts/lookup-elsewhere.js';
 import { isSettled, journaledSuccessful, noteSettled, type EarlierRead } from '../../payouts/settle.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { utcTime } from '../../output/text.js';
+import { text, utcTime } from '../../output/text.js';
 
 /** The run a read was made by: its journal, its base URL and the options its printed commands carry. */
 export interface ReadRun {
@@ -58,7 +64,18 @@ export async function heldRead(run: ReadRun, ref: PayoutRef, record: PayoutRecor
   }
   if (noted?.status === 'Failed')
     return failedThenSuccessful(run, ref, noted, `Payout ${shownId}`, "in this config folder's journal", ' The journal now holds it Successful.');
-  return undefined;
+  // Not journaled under the run's base URL: the journal may have the transaction under another.
+  if (ref.entry !== undefined || !isSettled(status)) return undefined;
+  const elsewhere = await settledElsewhere(run.ledger, run.baseUrl, ref.transactionId, status).catch(() => undefined);
+  if (elsewhere === undefined) return undefined;
+  const who = `Transaction ${shownId}`;
+  const before = `in this config folder's journal as payout ${text(elsewhere.entry.payoutId)} ${where(elsewhere.entry)}`;
+  const now = `read now from ${text(maskBaseUrl(run.baseUrl))} with profile ${text(deps.globals.profile)}`;
+  if (elsewhere.status === 'Failed') return failedThenSuccessful(run, ref, elsewhere, who, `${before}; ${now}`, '');
+  return new StatusUnknownError(
+    `${contradictionSaid(who, before, sanitizeInline(status), `${reason}, ${now}`)} Do not send it again before the service says which is true.`,
+    { payoutId: elsewhere.entry.payoutId, hint },
+  );
 }
 
 /** A payout read Failed before (`earlier`, `before` saying where; `held`: what the journal holds now) and Successful now: it may have paid twice (exit 4). */
