@@ -7,8 +7,12 @@
  *   have paid the person twice, and the `payouts list` command that lists what may be that retry
  *   (run as printed); never written to --failed-out. Before: counted Successful, the journal's
  *   Failed overwritten, no word;
+ * - probe M57, F5: Failed rows and no --failed-out: the last line of stderr is the same run with
+ *   a --failed-out beside the report, named from it and not there yet, quoted so that it runs as
+ *   printed from a folder with a space in its name (it writes the Failed rows); `--json` has it as
+ *   `failed_out_command`. Before: the Failed rows, and nothing on how to send them again.
  */
-import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,5 +136,27 @@ describe('payout batch status: a row read Failed, then Successful (probe 58, F4)
     // The journal now holds it Successful: the repeat guard counts it paid.
     const h = await payctl(['history', '--json'], { dir: cfg.dir });
     expect(h.stdout).toMatch(/"payout_status":\s*"Successful"/);
+  });
+});
+
+describe('payout batch status: Failed rows without --failed-out (probe M57, F5)', () => {
+  it('ends with the command that writes them, which runs as printed; --json has it as failed_out_command', async () => {
+    const report = await sentBatch('my pay', 'wages', `,${WALLET},30.00,SLE,bank,Worker No 0,ecobank,${STAYS},,\n`);
+    const r = await payctl(['payout', 'batch', 'status', report, '--profile', 'ops', '--concurrency', '2'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.at(-2)).toBe('Write the Failed rows to a batch file to send again with:');
+    const target = join(cfg.dir, 'my pay', 'wages.failed.csv');
+    expect(lines.at(-1)).toBe(`  payctl payout batch status '${report}' --profile ops --concurrency 2 --failed-out '${target}'`);
+    const again = await payctl(printed(r.stderr, 'payout batch status'), { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(1);
+    expect(readFileSync(target, 'utf8')).toContain(STAYS);
+    expect(again.stderr).not.toContain('Write the Failed rows');
+    // Run again: a name not there yet.
+    const json = await payctl(['--json', 'payout', 'batch', 'status', report, '--profile', 'ops'], { dir: cfg.dir });
+    expect(json.code, json.stderr).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.failed_out_command).toBe(`payctl payout batch status '${report}' --profile ops --failed-out '${join(cfg.dir, 'my pay', 'wages.failed-2.csv')}'`);
+    expect(existsSync(join(cfg.dir, 'my pay', 'wages.failed-2.csv'))).toBe(false);
   });
 });

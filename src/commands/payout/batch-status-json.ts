@@ -1,7 +1,8 @@
 /**
  * `payout batch status`'s findings (what the rows came to, batch-status.ts) and its `--json`
  * document: the counts, the totals, the Failed, unread and contradicted rows, and the commands to
- * run next (`retry_command` once --failed-out wrote a file).
+ * run next (`retry_command` once --failed-out wrote a file; `failed_out_command`, without
+ * --failed-out, the one that writes the Failed rows: batch-failed-out-hint.ts).
  */
 import { batchFileRow, jsonRow, statusTotals, type ReportEntry, type RowState } from '../../payouts/batch-status.js';
 import type { Contradicted } from './batch-contradicted.js';
@@ -28,6 +29,8 @@ export interface StatusFacts {
   retry: string | undefined;
   /** What --failed-out wrote. */
   written: { failed: number; rejected: number };
+  /** Without --failed-out, rows Failed: the run again with a --failed-out (batch-failed-out-hint.ts). */
+  failedOutCommand: string | undefined;
 }
 
 /** The --json document. */
@@ -65,5 +68,6 @@ export function statusJson(path: string, f: Found, r: StatusFacts): object {
     retry_command: r.retry ?? null,
     // What --failed-out wrote: Failed rows (those a retry paid since left out) and rejected ones.
     failed_out_rows: r.retry !== undefined ? r.written : null,
+    failed_out_command: r.failedOutCommand ?? null,
   };
 }

@@ -2,12 +2,15 @@
 import { intOption, nonEmpty, type CommandSpec } from '../spec.js';
 import { checkWait, DEFAULT_WAIT_TIMEOUT_S, WAIT_OPTIONS } from './wait-spec.js';
 
+/** Payouts read at once when --concurrency is not given. */
+export const DEFAULT_STATUS_CONCURRENCY = 4;
+
 export const batchStatusSpec: CommandSpec = {
   name: 'status',
   summary: "refresh a batch report with each accepted row's status: Successful, Failed or Pending",
   arguments: [{ name: '<report>', description: 'the report payout batch wrote (.csv or .jsonl)' }],
   options: [
-    { flags: '--concurrency <n>', description: 'payouts read at once', parse: intOption('--concurrency', 1, 64), default: 4 },
+    { flags: '--concurrency <n>', description: 'payouts read at once', parse: intOption('--concurrency', 1, 64), default: DEFAULT_STATUS_CONCURRENCY },
     {
       ...WAIT_OPTIONS[0]!,
       description: 'wait until no row is Pending; exit 5 if some still are at --wait-timeout',

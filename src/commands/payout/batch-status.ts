@@ -11,7 +11,8 @@
  * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
  * found printed (--json: batch-status-json.ts), and the advice with the commands to run next
- * (docs/architecture.md, "Printed commands").
+ * (docs/architecture.md, "Printed commands"); Failed rows and no --failed-out, last the command
+ * that writes them (batch-failed-out-hint.ts).
  */
 import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
@@ -37,6 +38,7 @@ import { checkFailedOut, failedOutFormat, noRowsYet, retryBatchId } from './batc
 import { leftOutSaid, PaidSinceCheck, type PaidSince } from './failed-out-paid.js';
 import { pool } from './concurrency.js';
 import { statusJson, type Found } from './batch-status-json.js';
+import { failedOutCommand } from './batch-failed-out-hint.js';
 import { contradictedSaid, notedRow, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -80,10 +82,23 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   const failed = failedOut !== undefined ? await s.notPaidSince(found.failed) : [];
   const retry = failedOut !== undefined && (failed.length || rejected.length) ? await s.writeFailedOut(failedOut, failed, rejected) : undefined;
   const written = { failed: failed.length, rejected: rejected.length };
-  const facts = { batchId: s.batchId, rows: s.report.entries.length, accepted: s.accepted.length, unknown: s.unknown.length, failedOut, retry, written };
+  // Rows Failed, no --failed-out: the command that writes them, said last (batch-failed-out-hint.ts).
+  const next = failedOut === undefined && found.failed.length ? failedOutCommand(s.inv, opts, path, read.report.format) : undefined;
+  const facts = {
+    batchId: s.batchId,
+    rows: s.report.entries.length,
+    accepted: s.accepted.length,
+    unknown: s.unknown.length,
+    failedOut,
+    retry,
+    written,
+    failedOutCommand: next,
+  };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(statusJson(path, found, facts)) + '\n');
   else await write(deps.io.stdout, s.text(found));
-  return s.advise(path, found, failedOut, retry, written);
+  const code = s.advise(path, found, failedOut, retry, written);
+  if (next) deps.log.info(`Write the Failed rows to a batch file to send again with:\n  ${next}`);
+  return code;
 }
 
 /** An accepted row of the report: its entry and its index among the report's rows. */
