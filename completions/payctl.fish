@@ -340,7 +340,7 @@ complete -c payctl -n "__payctl_at 'payctl keys show'" -s h -l help -d 'show hel
 complete -c payctl -n "__payctl_at 'payctl keys help' 0" -f -a 'create show' -d ''
 
 # payctl policy
-complete -c payctl -n "__payctl_at 'payctl policy' 0" -a check -d 'say what a batch file or a plan needs under the policy, and why'
+complete -c payctl -n "__payctl_at 'payctl policy' 0" -a check -d 'say what a batch file or a plan (a file, or sha256:<hash>) needs under the policy, and why'
 complete -c payctl -n "__payctl_at 'payctl policy' 0" -a propose -d 'propose a policy file as the team\'s policy in the shared ledger (signed with your key)'
 complete -c payctl -n "__payctl_at 'payctl policy' 0" -a approve -d 'approve a proposed change to the team\'s policy; adopted once it has the approvals it needs'
 complete -c payctl -n "__payctl_at 'payctl policy' 0" -a show -d 'show the team\'s policy in the shared ledger and the proposals to change it'
