@@ -276,8 +276,11 @@ export class ChangedRows {
    * and amount keep other payees apart (two accounts that differ in their zeros are two people).
    */
   async #movedOrResaved(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
+    const { loose } = await this.#rowsByAccount();
+    // A batch never sent (from this file) has no rows: no body made and read again for each row.
+    if (!loose.size) return undefined;
     const amount = readBody(payoutBody(r)).amount ?? r.amount; // as the journaled bodies write it
-    const found = (await this.#rowsByAccount()).loose
+    const found = loose
       .get(looseKey(r.account, r.currency, amount, r.name))
       ?.filter(candidate)
       .at(-1);
@@ -293,7 +296,9 @@ export class ChangedRows {
    * accounts both in the file are two rows whose payouts the file still has: never taken for this.
    */
   async #accountChanged(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
-    const found = (await this.#rowsByAccount()).payee
+    const { payee } = await this.#rowsByAccount();
+    if (!payee.size) return undefined;
+    const found = payee
       .get(payeeKey(readBody(payoutBody(r))))
       ?.filter(candidate)
       .at(-1);
