@@ -17,8 +17,14 @@
  * `summary` (which reads numbers as written) called the same `1e2` no exact amount.
  */
 
-/** A run of 16 digits (one point allowed between them) or a digit before an exponent: a number may need its text. */
-const MAYBE_INEXACT = /\d(?:\.?\d){15}|\d[eE][+-]?\d/;
+/**
+ * A number that may need its text: one of 16 digits or more (one point allowed between them), or
+ * one with an exponent. Only where a JSON number can start (the text's start, or after `:`, `,` or
+ * `[` and white space): matched anywhere, it took a transaction id or a key with a digit before an
+ * "e" (`TXN-BOK-...5E3...`) for one, and every answer of a batch was read token by token (a
+ * 10,000-row batch allocated 24 MB in that pass). A match inside a string costs only that pass.
+ */
+const MAYBE_INEXACT = /(?:^|[[:,])\s*-?(?:\d(?:\.?\d){15}|\d+(?:\.\d+)?[eE])/;
 
 /** Whether a number literal is written with an exponent ("1e2", "1.5E-3"). */
 const EXPONENT = /[eE]/;

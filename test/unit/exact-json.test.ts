@@ -29,6 +29,14 @@ describe('parseServiceJson: numbers a double cannot hold come back as their text
     expect(parseServiceJson(text)).toEqual({ s: 'a"12345678901234567890.12', t: '1e400', n: '12345678901234567890' });
   });
 
+  it('finds such numbers wherever JSON lets a number start: after white space and new lines, in arrays, at the top', () => {
+    const pretty = '{\n  "amount" :\t12345678901234567890.12,\n  "list": [ 1e400 ,\r\n 9007199254740993],\n  "id": "TXN-BOK-5E3A1e2"\n}';
+    expect(parseServiceJson(pretty)).toEqual({ amount: '12345678901234567890.12', list: ['1e400', '9007199254740993'], id: 'TXN-BOK-5E3A1e2' });
+    expect(parseServiceJson('12345678901234567890')).toBe('12345678901234567890');
+    expect(parseServiceJson(' -1.5E3', { exponents: 'text' })).toBe('-1.5E3');
+    expect(parseServiceJson('[0,\n-0.1e2]', { exponents: 'text' })).toEqual([0, '-0.1e2']);
+  });
+
   it('a byte order mark before the JSON is passed over', () => {
     expect(parseServiceJson('\ufeff{"status":"Successful","n":12345678901234567890}')).toEqual({ status: 'Successful', n: '12345678901234567890' });
     expect(parseServiceJson('\ufeff[1]')).toEqual([1]);
