@@ -5,11 +5,11 @@
  * journal marks them once (markers.ts ensureZeros), the PostgreSQL ledger's migration 5 gives its
  * rows theirs; and the key a marker or a column names is only a lead, checked against the entry.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { repeatKey, sha256Hex, zeroKey } from '../../src/payouts/identity.js';
+import { repeatKey, repeatKeys, sha256Hex, zeroKey } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { journalBase } from '../../src/payouts/ledger/base-url.js';
 import { openPostgresLedger, type PostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
@@ -87,6 +87,47 @@ describe('the local journal', () => {
     expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
   });
 
+  it('an older payctl journaling into a folder already marked (a downgrade and back): its entry is marked at the next look-up and found', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-zeros-'));
+    dirs.push(dir);
+    const first = request('123', 'p-first');
+    await new Journal(dir).begin({
+      baseUrl: BASE,
+      payoutId: first.payoutId,
+      body: payoutBody(first),
+      now: new Date(),
+      origin: { repeatKey: repeatKey(first), zeroKey: zeroKey(first) },
+    });
+    // This payctl looks up by zero key: the index read to its end, and said so.
+    expect(await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'x')))).toEqual([]);
+    const checked = join(dir, 'journal', 'days', 'zeros.complete');
+    expect(Number(readFileSync(checked, 'utf8'))).toBe(statSync(join(dir, 'journal.index')).size);
+    // Then an older payctl pays 000777001: no zero key, no zero marker, an index line without `z`.
+    const old = request('000777001', 'p-old');
+    await new Journal(dir).begin({ baseUrl: BASE, payoutId: old.payoutId, body: payoutBody(old), now: new Date(), origin: { repeatKey: repeatKey(old) } });
+    rmSync(join(dir, 'journal', 'index', sha256Hex(`${journalBase(BASE)}\nzero\n${zeroKey(old)}`, 16)));
+    const index = join(dir, 'journal.index');
+    writeFileSync(index, readFileSync(index, 'utf8').replace('"payoutId":"p-old","z":1,', '"payoutId":"p-old",'));
+    expect(readFileSync(index, 'utf8')).toContain('"payoutId":"p-old","mac"');
+    // 777001 typed now finds it.
+    const found = await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'p-new')));
+    expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
+    expect(Number(readFileSync(checked, 'utf8'))).toBe(statSync(index).size);
+  });
+
+  it('an entry a payctl before 28 November journaled under its account as typed (4410-0012-34) is found by the zero key of 4410001234 and 04410001234', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-zeros-'));
+    dirs.push(dir);
+    const r = request('4410-0012-34', 'p-typed');
+    const asTyped = repeatKeys(r)[1]!;
+    expect(asTyped).not.toBe(repeatKey(r));
+    await new Journal(dir).begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: asTyped } });
+    rmSync(join(dir, 'journal', 'index', sha256Hex(`${journalBase(BASE)}\nzero\n${zeroKey(r)}`, 16)));
+    rmSync(join(dir, 'journal', 'days', 'zeros.complete'));
+    for (const typed of ['4410001234', '04410001234'])
+      expect((await new Journal(dir).find(BASE, 'zero', zeroKey(request(typed, 'p-new')))).map((e) => e.payoutId)).toEqual(['p-typed']);
+  });
+
   it('an entry whose account has no leading zero is found by its repeat marker: no zero marker is made for it', async () => {
     const { dir, r } = await journalOf('456719');
     expect(zeroKey(r)).toBe(repeatKey(r));
@@ -141,6 +182,18 @@ describe('the PostgreSQL ledger', () => {
     const b = request('0000999999', 'p-b');
     for (const r of [a, b])
       await l.begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: repeatKey(r), zeroKey: zeroKey(r) } });
+    await sql(url, "UPDATE payctl_ledger_entries SET zero_key = $1 WHERE payout_id = 'p-b'", [zeroKey(a)]);
+    // p-b's entry was journaled with its own zero key: its row does not verify, and is never acted on.
+    await expect((await open(url)).find(BASE, 'zero', zeroKey(a))).rejects.toThrow(/payout p-b .*does not verify.*zero_key/);
+    await expect((await open(url)).get(BASE, 'p-b')).rejects.toThrow(/does not verify/);
+  });
+
+  it("a row migration 5 gave its zero key (its entry has none) whose column is changed: counted only where its entry's body pays that key", async () => {
+    const url = await db.freshDatabase('ledger-zero-lead-old');
+    const l = await open(url);
+    const a = request('0000456719', 'p-a');
+    const b = request('0000999999', 'p-b');
+    for (const r of [a, b]) await l.begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: repeatKey(r) } });
     await sql(url, "UPDATE payctl_ledger_entries SET zero_key = $1 WHERE payout_id = 'p-b'", [zeroKey(a)]);
     expect((await (await open(url)).find(BASE, 'zero', zeroKey(a))).map((e) => e.payoutId)).toEqual(['p-a']);
   });

@@ -149,7 +149,48 @@ export class JournalIndex {
    * nothing more.
    */
   note(name: string, payoutId: string): void {
-    this.#append(JSON.stringify({ name, payoutId, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n');
+    // `z`: the entry has its zero marker (zero-marks.ts); a payctl before zero keys writes none.
+    this.#append(JSON.stringify({ name, payoutId, z: 1, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n');
+  }
+
+  /**
+   * The entries whose lines from byte `from` on (from the start when the index is shorter: rolled
+   * back or made again) do not say they have their zero marker: lines a payctl before zero keys
+   * wrote (zero-marks.ts). With where its whole lines end; undefined when it cannot be read.
+   * Unsigned, the `z` is a lead as a marker is: an entry it hides is as one whose marker is gone.
+   */
+  unzeroedFrom(from: number): { end: number; names: string[] } | undefined {
+    let f: OpenedFile | undefined;
+    try {
+      f = openRegular(this.#file);
+    } catch {
+      return undefined;
+    }
+    if (!f) return { end: 0, names: [] };
+    const names: string[] = [];
+    const start = from <= f.st.size ? from : 0;
+    // Whole lines only (readLines hands them so): a line half written now is read whole next time.
+    let end = start;
+    const take = (lines: Buffer) => {
+      end += lines.length;
+      for (const text of lines.toString('utf8').split('\n')) {
+        if (!text || text.includes('"z":1')) continue;
+        try {
+          const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown };
+          if (typeof l.name === 'string' && typeof l.payoutId === 'string' && ENTRY_NAME.test(l.name)) names.push(l.name);
+        } catch {
+          // Not an entry's line.
+        }
+      }
+    };
+    try {
+      if (readLines(f.fd, start, f.st.size, MAX_ENTRY_BYTES, take)) return undefined;
+      return { end, names };
+    } catch {
+      return undefined;
+    } finally {
+      closeSync(f.fd);
+    }
   }
 
   /**

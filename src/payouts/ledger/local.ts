@@ -31,7 +31,7 @@ import { JournalMac } from './mac.js';
 import { Markers } from './markers.js';
 import { ENTRY_NAME, EntryNames } from './names.js';
 import { TransactionOwners } from './owners.js';
-import { readEntry } from './stored.js';
+import { entryOrThrow, readEntry } from './stored.js';
 
 export class LocalLedger implements Ledger {
   readonly dir: string;
@@ -47,6 +47,8 @@ export class LocalLedger implements Ledger {
   readonly #index: JournalIndex;
   readonly #logs: LogReader;
   readonly #owners: TransactionOwners;
+  /** What the zero markers of entries an older payctl journaled are made from (zero-marks.ts). */
+  readonly #reads = { entries: () => this.#scan(), named: (names: string[]) => this.#named(names) };
   /** Batch runs' rows: claimed through this process's log (claims-log.ts). */
   readonly #claims: ClaimsLog;
 
@@ -60,8 +62,8 @@ export class LocalLedger implements Ledger {
     this.#names = new EntryNames(this.dir);
     this.#mac = new JournalMac(configDir, this.dir);
     this.#logs = new LogReader(this.dir);
-    this.#markers = new Markers(this.#names, this.#logs);
     this.#index = new JournalIndex(configDir, this.#names, this.#mac);
+    this.#markers = new Markers(this.#names, this.#logs, this.#index);
     this.#owners = new TransactionOwners(() => this.#scan());
     this.#claims = new ClaimsLog(this.dir, { folder: this.#folder, names: this.#names, mac: this.#mac, markers: this.#markers, index: this.#index });
   }
@@ -200,7 +202,7 @@ export class LocalLedger implements Ledger {
   }
 
   expectLookups(baseUrl: string, fingerprint: readonly string[], repeat: readonly string[], zero: readonly string[] = []): void {
-    this.#markers.expect(baseUrl, { fingerprint, repeat, zero }, () => this.#scan());
+    this.#markers.expect(baseUrl, { fingerprint, repeat, zero }, this.#reads);
   }
 
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first; markers whose entry is gone, or that name another payout, are passed over. */
@@ -214,7 +216,7 @@ export class LocalLedger implements Ledger {
     const keyOf = (e: JournalEntry) => (kind === 'fingerprint' ? e.fingerprint : kind === 'repeat' ? e.repeatKey : entryZeroKey(e));
     const matches = (e: JournalEntry | undefined): e is JournalEntry => !!e && journalBase(e.baseUrl) === journalBase(baseUrl) && keyOf(e) === key;
     this.#markers.ensureIndex(() => this.#scan());
-    const leads = this.#markers.leadsOf(baseUrl, kind, key, () => this.#scan());
+    const leads = this.#markers.leadsOf(baseUrl, kind, key, this.#reads);
     if (leads === 'damaged') {
       // The marker cannot say which entries have the key: every entry is read instead (slower,
       // never wrong). Entries that cannot be read are passed over, as in any scan.
@@ -391,10 +393,4 @@ export class LocalLedger implements Ledger {
 /** A read of the local store made now (as when reads were synchronous), its answer a promise: what it throws rejects. */
 function answered<T>(read: () => T): Promise<T> {
   return new Promise((resolve) => resolve(read()));
-}
-
-/** A listed entry, or its error thrown. */
-function entryOrThrow(it: ScanItem): JournalEntry {
-  if ('error' in it) throw it.error;
-  return it.entry;
 }

@@ -9,7 +9,7 @@ import { readRegular } from '../../config/regular-file.js';
 import { basename, dirname, sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { sha256Hex } from '../identity.js';
-import { entryZeroKey } from '../sent-body.js';
+import { zeroMarked, ZeroMarks, type EntryReads, type ZeroIndex } from './zero-marks.js';
 import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import type { JournalEntry, LookupKind, ScanItem } from './ledger.js';
@@ -26,14 +26,6 @@ type MarkerKind = LookupKind | 'day';
  */
 const DAYS_COMPLETE = 'complete';
 
-/**
- * The file beside DAYS_COMPLETE whose presence says every entry whose zero key differs from its
- * repeat key has its zero marker (made by `ensureZeros` after marking the entries of a journal
- * written before zero keys; an index made again makes them too). Without it, a look-up by zero
- * key may miss an entry of an account written with leading zeros.
- */
-const ZEROS_COMPLETE = 'zeros.complete';
-
 /** The names of a log's claim files (log.ts claimFile). */
 const CLAIM_SUFFIX = '.claim';
 
@@ -48,9 +40,20 @@ export class Markers {
   /** The index could not be made again: every look-up reads every entry (slower, never wrong). */
   #readAll = false;
 
-  constructor(names: EntryNames, logs: LogReader) {
+  /** Zero markers of entries an older payctl journaled (zero-marks.ts). */
+  readonly #zeros: ZeroMarks;
+  readonly #index: ZeroIndex | undefined;
+
+  constructor(names: EntryNames, logs: LogReader, index?: ZeroIndex) {
     this.#names = names;
     this.#logs = logs;
+    this.#index = index;
+    this.#zeros = new ZeroMarks(names, index, (e, name, target) => this.mark(e, name, target, ['zero']));
+  }
+
+  /** The zero markers of entries an older payctl journaled made, before a look-up by zero key (zero-marks.ts). */
+  ensureZeros(reads: EntryReads): void {
+    this.#zeros.ensure(reads);
   }
 
   /**
@@ -90,8 +93,8 @@ export class Markers {
    * read as before. Point in time as the look-ups themselves: the plan is made before anything
    * is sent, and the PostgreSQL store's answers ahead are the same (Ledger.prefetch).
    */
-  expect(baseUrl: string, keys: Partial<Record<MarkerKind, readonly string[]>>, entries: () => Iterable<ScanItem>): void {
-    if (keys.zero?.length) this.ensureZeros(entries);
+  expect(baseUrl: string, keys: Partial<Record<MarkerKind, readonly string[]>>, reads: EntryReads): void {
+    if (keys.zero?.length) this.ensureZeros(reads);
     this.#absent.clear();
     this.#none = false;
     if (this.#readAll) return;
@@ -129,7 +132,7 @@ export class Markers {
    * daysFrom.
    */
   leads(baseUrl: string, kind: MarkerKind, key: string, transactionId?: string): string[] | 'damaged' {
-    if (this.#readAll || (kind === 'zero' && this.#zerosUnmarked)) return 'damaged';
+    if (this.#readAll || (kind === 'zero' && this.#zeros.unmarked)) return 'damaged';
     if (this.#none && kind !== 'day') return [];
     const marker = this.#marker(baseUrl, kind, key);
     if (this.#absent.has(marker)) return [];
@@ -160,10 +163,10 @@ export class Markers {
 
   /**
    * The entry names a look-up key leads to, each once, with the kind of marker that led there (as
-   * `leads`). By zero key: its zero markers (ensureZeros first) and its repeat markers (zeroMarked).
+   * `leads`). By zero key: its zero markers (ensureZeros first) and its repeat markers (zero-marks.ts zeroMarked).
    */
-  leadsOf(baseUrl: string, kind: LookupKind, key: string, entries: () => Iterable<ScanItem>): Map<string, LookupKind> | 'damaged' {
-    if (kind === 'zero') this.ensureZeros(entries);
+  leadsOf(baseUrl: string, kind: LookupKind, key: string, reads: EntryReads): Map<string, LookupKind> | 'damaged' {
+    if (kind === 'zero') this.ensureZeros(reads);
     const out = new Map<string, LookupKind>();
     for (const k of kind === 'zero' ? (['zero', 'repeat'] as const) : [kind]) {
       const leads = this.leads(baseUrl, k, key);
@@ -211,9 +214,10 @@ export class Markers {
     this.#indexChecked = true;
     try {
       if (lstatSync(this.#names.in('index'), { throwIfNoEntry: false })) return;
+      const end = this.#index?.unzeroedFrom(0)?.end;
       for (const it of entries()) if ('entry' in it) this.mark(it.entry, it.name, this.#names.in(it.name));
-      // Made again with the zero markers: said so (ensureZeros then reads nothing).
-      if (lstatSync(this.#names.in(''), { throwIfNoEntry: false })) this.zerosComplete();
+      // Made again with the zero markers: said so (ensureZeros then reads on from there).
+      if (end !== undefined && lstatSync(this.#names.in(''), { throwIfNoEntry: false })) this.#zeros.said(end);
     } catch {
       this.#readAll = true;
     }
@@ -305,49 +309,24 @@ export class Markers {
     return out;
   }
 
-  /**
-   * Every entry's zero marker made (zeroMarked) in a journal written before zero keys (no
-   * ZEROS_COMPLETE), once, then said (zerosComplete). Where it cannot be done, every look-up by
-   * zero key of this process reads every entry instead (leads answers `damaged`).
-   */
-  ensureZeros(entries: () => Iterable<ScanItem>): void {
-    if (this.#zerosChecked) return;
-    this.#zerosChecked = true;
-    try {
-      if (!lstatSync(this.#names.in(''), { throwIfNoEntry: false })) return;
-      if (lstatSync(this.#names.in(`days${sep}${ZEROS_COMPLETE}`), { throwIfNoEntry: false })) return;
-      for (const it of entries()) if ('entry' in it && zeroMarked(it.entry)) this.mark(it.entry, it.name, this.#names.in(it.name), ['zero']);
-      this.zerosComplete();
-    } catch {
-      this.#zerosUnmarked = true;
-    }
-  }
-
-  #zerosChecked = false;
-  #zerosUnmarked = false; // could not be made for an older journal: a look-up by zero key reads every entry
-
   /** A journal just made: every entry it gets has its day and zero markers. */
   journalMade(): void {
     this.daysComplete();
-    this.zerosComplete();
+    this.#zeros.said(0);
   }
 
   /**
-   * Says every entry of the journal has its day marker (daysComplete) or zero marker
-   * (zerosComplete): a journal just made, or one marked from its entries. Where it cannot be
-   * written, it is left unsaid: the next look-up then marks the entries itself.
+   * Says every entry of the journal has its day marker (a journal just made, or one marked from
+   * its entries). Where it cannot be written, it is left unsaid: the first daily total then
+   * marks the entries itself.
    */
-  daysComplete(file = DAYS_COMPLETE): void {
+  daysComplete(): void {
     try {
       mkdirSync(this.#names.in('days'), { recursive: true, mode: 0o700 });
-      writeFileSync(this.#names.in(`days${sep}${file}`), '', { mode: 0o600 });
+      writeFileSync(this.#names.in(`days${sep}${DAYS_COMPLETE}`), '', { mode: 0o600 });
     } catch {
       // left unsaid
     }
-  }
-
-  zerosComplete(): void {
-    this.daysComplete(ZEROS_COMPLETE);
   }
 
   /** A base URL's folder of day markers. */
@@ -387,14 +366,4 @@ export class Markers {
       return 'unindexed';
     }
   }
-}
-
-/**
- * The zero key an entry is marked under (identity.ts zeroKey), when it is not its repeat key: an
- * entry whose account has no leading zero (or is not all digits) is found by its repeat marker,
- * which a look-up by zero key reads too (local.ts #find), and needs no marker more.
- */
-function zeroMarked(e: JournalEntry): string | undefined {
-  const key = entryZeroKey(e);
-  return key !== e.repeatKey ? key : undefined;
 }

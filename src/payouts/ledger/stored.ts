@@ -8,7 +8,7 @@ import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { jsonFault } from '../../config/json-fault.js';
-import type { JournalEntry, Outcome } from './ledger.js';
+import type { JournalEntry, Outcome, ScanItem } from './ledger.js';
 import { CLAIM_KEY, claimOf, transactionTexts, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
 import { entryText } from './entry-file.js';
@@ -103,4 +103,10 @@ function parsed(raw: string, file: string, logs: LogReader): StoredEntry {
     throw new UnmetClaim(`${logs.file(claim.log)}, which holds no entry for it${breaks ? `: the log ${breaks}` : ''}`);
   }
   return line.entry as unknown as StoredEntry;
+}
+
+/** A listed entry, or its error thrown. */
+export function entryOrThrow(it: ScanItem): JournalEntry {
+  if ('error' in it) throw it.error;
+  return it.entry;
 }
