@@ -8,21 +8,16 @@
  */
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
-import { writeProfile } from '../helpers/e2e.js';
+import { FLIP_WALLET as WALLET, startFlipService, type FlipService } from '../helpers/flip-service.js';
 import { payctl } from '../helpers/in-process.js';
 import { printed } from '../helpers/printed.js';
 
-const KEY = 'bok_live_contradicted_0123456789';
-const WALLET = '6643665465';
 const FLIPS = '1000000002';
-let server: Server;
-let cfg: ReturnType<typeof tempConfigDir>;
-const posts: Array<{ account: string; payoutId: string }> = [];
-const sent = new Map<string, { amount: number; currency: string; account: string; name: string; payoutId: string }>();
-const reads = new Map<string, number>();
+let service: FlipService;
+let cfg: FlipService['cfg'];
+let posts: FlipService['posts'];
+let sent: FlipService['sent'];
 
 /** The status the look-up gives `account` at its `n`th read (0 first). */
 function statusOf(account: string, n: number): string {
@@ -31,72 +26,11 @@ function statusOf(account: string, n: number): string {
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const ts = '2026-11-28T20:48:13.046000Z';
-      const reply = (code: number, data: unknown, message = 'ok') =>
-        res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ status: code < 300 ? 'Successful' : 'Failed', message, data, timestamp: ts }));
-      const path = (req.url ?? '').replace(/^\/v2/, '');
-      if (path === '/auth/user')
-        return reply(200, {
-          walletId: WALLET,
-          email: 'a@b.test',
-          firstName: 'A',
-          lastName: 'B',
-          status: 'ACTIVE',
-          kycStatus: 'Verified',
-          businessName: 'Fake Ltd',
-          country: 'SL',
-        });
-      if (path === '/wallets/balances') return reply(200, [{ wallet_id: WALLET, wallet_name: 'Ops', currency: 'SLE', balance: 405720.27, updated_at: ts }]);
-      if (path.startsWith('/payout/list')) return reply(200, []);
-      if (path === '/payout' && req.method === 'POST') {
-        const j = JSON.parse(body);
-        const account = j.recipient.accountDetails.accountNumber;
-        const txn = `TXN-BOK-${(posts.length + 1).toString(16).toUpperCase().padStart(26, 'A')}`;
-        posts.push({ account, payoutId: j.payoutId });
-        sent.set(txn, { amount: Number(j.amount), currency: j.currency, account, name: j.recipient.accountDetails.name, payoutId: j.payoutId });
-        return reply(
-          201,
-          { transaction_id: txn, amount: j.amount, fee: 0.25, currency: j.currency, provider_response: { status: 'Pending' }, payout_id: j.payoutId, created_at: ts },
-          'Transfer initiated successfully',
-        );
-      }
-      const txn = /^\/payout\/(TXN-BOK-[0-9A-F]+)$/.exec(path)?.[1];
-      const p = txn ? sent.get(txn) : undefined;
-      if (txn && p && req.method === 'GET') {
-        const n = reads.get(txn) ?? 0;
-        reads.set(txn, n + 1);
-        const status = statusOf(p.account, n);
-        return reply(200, {
-          transaction_id: txn,
-          payout_id: p.payoutId,
-          status,
-          amount: p.amount.toFixed(2),
-          currency: p.currency,
-          fee: '0.25',
-          recipient: { transfer_type: 'bank', account_number: p.account, name: p.name, bank: 'ECOBANK' },
-          failure_reason: status === 'failed' ? 'flip' : null,
-          created_at: ts,
-          updated_at: n === 0 ? '2026-11-28T20:48:13.046000Z' : '2026-11-28T21:00:00.000000Z',
-        });
-      }
-      reply(404, null, 'Not found');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  cfg = tempConfigDir();
-  const port = (server.address() as { port: number }).port;
-  writeProfile(cfg.dir, { baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: KEY });
+  service = await startFlipService({ key: 'bok_live_contradicted_0123456789', statusOf });
+  ({ cfg, posts, sent } = service);
 });
 
-afterAll(async () => {
-  cfg?.cleanup();
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterAll(() => service?.close());
 
 describe('payout batch status: a payout read Successful, then Failed', () => {
   it('holds the row back (exit 4), keeps Successful, and the printed commands pay it no second time', async () => {

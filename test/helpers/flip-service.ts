@@ -1,0 +1,96 @@
+/**
+ * A plain node:http server that plays the service for `payout batch status` tests whose look-ups
+ * answer a payout one status, then another (batch-status-contradicted.test.ts: Successful, then
+ * Failed; batch-status-read-failed.test.ts: Failed, then Successful): `/auth/user`, the wallets,
+ * an empty list, `POST /payout` (each recorded in `posts`), and `GET /payout/{transaction id}`
+ * answering `statusOf(account, n)` at the payout's `n`th read (0 first). A config folder with a
+ * profile for it is made (`profile`, default when not given); `close` ends both.
+ */
+import { createServer } from 'node:http';
+import { tempConfigDir } from './cli.js';
+import { writeProfile } from './e2e.js';
+
+export interface FlipService {
+  cfg: ReturnType<typeof tempConfigDir>;
+  posts: Array<{ account: string; payoutId: string }>;
+  /** Each payout made, by its transaction id. */
+  sent: Map<string, { amount: number; currency: string; account: string; name: string; payoutId: string }>;
+  close(): Promise<void>;
+}
+
+export const FLIP_WALLET = '6643665465';
+
+export async function startFlipService(o: { key: string; statusOf: (account: string, n: number) => string; profile?: string }): Promise<FlipService> {
+  const posts: FlipService['posts'] = [];
+  const sent: FlipService['sent'] = new Map();
+  const reads = new Map<string, number>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const ts = '2026-11-28T20:48:13.046000Z';
+      const reply = (code: number, data: unknown, message = 'ok') =>
+        res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ status: code < 300 ? 'Successful' : 'Failed', message, data, timestamp: ts }));
+      const path = (req.url ?? '').replace(/^\/v2/, '');
+      if (path === '/auth/user')
+        return reply(200, {
+          walletId: FLIP_WALLET,
+          email: 'a@b.test',
+          firstName: 'A',
+          lastName: 'B',
+          status: 'ACTIVE',
+          kycStatus: 'Verified',
+          businessName: 'Fake Ltd',
+          country: 'SL',
+        });
+      if (path === '/wallets/balances') return reply(200, [{ wallet_id: FLIP_WALLET, wallet_name: 'Ops', currency: 'SLE', balance: 405720.27, updated_at: ts }]);
+      if (path.startsWith('/payout/list')) return reply(200, []);
+      if (path === '/payout' && req.method === 'POST') {
+        const j = JSON.parse(body);
+        const account = j.recipient.accountDetails.accountNumber;
+        const txn = `TXN-BOK-${(posts.length + 1).toString(16).toUpperCase().padStart(26, 'A')}`;
+        posts.push({ account, payoutId: j.payoutId });
+        sent.set(txn, { amount: Number(j.amount), currency: j.currency, account, name: j.recipient.accountDetails.name, payoutId: j.payoutId });
+        return reply(
+          201,
+          { transaction_id: txn, amount: j.amount, fee: 0.25, currency: j.currency, provider_response: { status: 'Pending' }, payout_id: j.payoutId, created_at: ts },
+          'Transfer initiated successfully',
+        );
+      }
+      const txn = /^\/payout\/(TXN-BOK-[0-9A-F]+)$/.exec(path)?.[1];
+      const p = txn ? sent.get(txn) : undefined;
+      if (txn && p && req.method === 'GET') {
+        const n = reads.get(txn) ?? 0;
+        reads.set(txn, n + 1);
+        const status = o.statusOf(p.account, n);
+        return reply(200, {
+          transaction_id: txn,
+          payout_id: p.payoutId,
+          status,
+          amount: p.amount.toFixed(2),
+          currency: p.currency,
+          fee: '0.25',
+          recipient: { transfer_type: 'bank', account_number: p.account, name: p.name, bank: 'ECOBANK' },
+          failure_reason: status === 'failed' ? 'flip' : null,
+          created_at: ts,
+          updated_at: n === 0 ? '2026-11-28T20:48:13.046000Z' : '2026-11-28T21:00:00.000000Z',
+        });
+      }
+      reply(404, null, 'Not found');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const cfg = tempConfigDir();
+  const port = (server.address() as { port: number }).port;
+  writeProfile(cfg.dir, { baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: o.key }, ...(o.profile ? [o.profile] : []));
+  return {
+    cfg,
+    posts,
+    sent,
+    close: async () => {
+      cfg.cleanup();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
