@@ -95,11 +95,7 @@ export interface JournalEntry {
   fingerprint?: string;
   /** Same wallet, account, amount and currency (identity.ts): finds a payout typed twice. */
   repeatKey?: string;
-  /**
-   * The repeat key with an all-digit account's leading zeros dropped (identity.ts zeroKey): finds
-   * a payout typed twice whatever zeros either copy kept. Absent in entries journaled before
-   * 29 November (made from the body then: sent-body.ts entryZeroKey).
-   */
+  /** The repeat key, an all-digit account's leading zeros dropped (identity.ts zeroKey); absent before 29 November (sent-body.ts entryZeroKey). */
   zeroKey?: string;
   outcome?: Outcome;
 }
@@ -174,11 +170,7 @@ export function batchRowSince(e: JournalEntry, since: Date): boolean {
   return e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime();
 }
 
-/**
- * The look-up keys an entry may carry besides its payout id. A look-up by `zero` key finds the
- * entries whose zero key (sent-body.ts entryZeroKey) it is, those journaled before zero keys
- * included.
- */
+/** The look-up keys an entry may carry besides its payout id (by `zero` key: those whose sent-body.ts entryZeroKey it is). */
 export type LookupKind = 'fingerprint' | 'repeat' | 'zero';
 
 /** One entry of a listing (`scan`), or why it could not be read; `name` reads it again (`byName`). */

@@ -7,6 +7,7 @@
  * claim is still the database's INSERT, and the store's own reads around its writes never use it.
  */
 import type { BatchRun, InBatchLookups, JournalEntry, LookupKind } from '../ledger.js';
+import type { StoredRow } from './rows.js';
 
 /** A row as looked ahead: its entry, or why it does not verify (thrown when it is asked for). */
 type Found = JournalEntry | Error;
@@ -28,12 +29,23 @@ export class LookAhead {
   #recentSince: number | undefined;
   readonly #byRepeatInBatch = new Map<string, Found[]>();
 
-  /** The answers for these payout ids, fingerprints and repeat keys of a batch run under `base` (rows already read and checked). */
+  /** The answers for these payout ids, fingerprints, repeat and zero keys of a batch run under `base` (each row checked by `entryOf`: one that does not verify is thrown when asked for). */
   fill(
     base: string,
     asked: { payoutIds: string[]; fingerprints: string[]; repeatKeys?: string[]; zeroKeys?: string[]; inBatch?: InBatchLookups },
-    rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; zeroKey: string | null; createdAt: number; found: Found }>,
+    stored: StoredRow[],
+    entryOf: (r: StoredRow) => JournalEntry,
   ): void {
+    const rows = stored.map((r) => {
+      let found: Found;
+      try {
+        found = entryOf(r);
+      } catch (err) {
+        found = err as Error;
+      }
+      const createdAt = r.created_at instanceof Date ? r.created_at.getTime() : Date.parse(String(r.created_at));
+      return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, zeroKey: r.zero_key, createdAt, found };
+    });
     this.clear();
     this.#base = base;
     this.#batch = asked.inBatch?.batch;

@@ -210,9 +210,8 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * These payout ids, fingerprints and repeat keys looked up in one statement, the answers kept
-   * for the get, find and batch look-ups that follow (ahead.ts): a batch's plan, a group of rows
-   * at a time. Any write of this store forgets them.
+   * These payout ids, fingerprints, repeat and zero keys looked up in one statement, the answers
+   * kept for the look-ups that follow (ahead.ts), a group of a batch's rows at a time, until a write.
    */
   async prefetch(
     baseUrl: string,
@@ -228,17 +227,7 @@ export class PostgresLedger implements Ledger {
     const recentZeros = inBatch?.recentSince ? (inBatch.zeroKeys ?? []) : [];
     const params = [base, payoutIds, fingerprints, inBatchKeys, ...batchJson, inBatch?.recentSince ?? null, repeatKeys, zeroKeys, recentZeros];
     const rows = await this.#query<StoredRow>('read', q.PREFETCH, params, 'payctl_prefetch');
-    const found = rows.map((r) => {
-      let entry: JournalEntry | Error;
-      try {
-        entry = this.entryOf(r);
-      } catch (err) {
-        entry = err as Error;
-      }
-      const createdAt = r.created_at instanceof Date ? r.created_at.getTime() : Date.parse(String(r.created_at));
-      return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, zeroKey: r.zero_key, createdAt, found: entry };
-    });
-    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys, zeroKeys, ...(inBatch ? { inBatch } : {}) }, found);
+    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys, zeroKeys, ...(inBatch ? { inBatch } : {}) }, rows, (r) => this.entryOf(r));
   }
 
   async findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
@@ -265,7 +254,7 @@ export class PostgresLedger implements Ledger {
   async otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun, zeroKeys: string[] = []): Promise<JournalEntry[]> {
     if (!repeatKeys.length && !zeroKeys.length) return [];
     const rows = await this.#query<StoredRow>('read', q.OTHER_RECENT, [journalBase(baseUrl), repeatKeys, since, ...q.runParams(except), zeroKeys], 'payctl_other_recent');
-    // A row found by its zero key column only counts once its entry has that zero key (the column is not signed).
+    // Found by the zero key column (not signed): counted once its entry has that zero key.
     const keyed = (e: JournalEntry) => repeatKeys.includes(e.repeatKey ?? '') || zeroKeys.includes(entryZeroKey(e) ?? '');
     return rows.map((r) => this.entryOf(r)).filter((e) => batchRowSince(e, since) && !inRun(e, except) && keyed(e));
   }
@@ -280,8 +269,7 @@ export class PostgresLedger implements Ledger {
     const found =
       this.#ahead.find(journalBase(baseUrl), kind, key) ??
       (await this.#query<StoredRow>('read', q.FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${kind}`)).map((r) => this.entryOf(r));
-    // The zero key column is not signed: a row counts once its entry has that zero key.
-    return kind === 'zero' ? found.filter((e) => entryZeroKey(e) === key) : found;
+    return kind === 'zero' ? found.filter((e) => entryZeroKey(e) === key) : found; // the zero key column is not signed
   }
 
   async byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined> {
