@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { repeatKey, repeatKeys, sha256Hex, zeroKey } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { journalBase } from '../../src/payouts/ledger/base-url.js';
+import { JournalMac } from '../../src/payouts/ledger/mac.js';
 import { openPostgresLedger, type PostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
 import { payoutBody, validatePayout, type PayoutRequest } from '../../src/payouts/request.js';
 import { entryZeroKey } from '../../src/payouts/sent-body.js';
@@ -101,7 +102,7 @@ describe('the local journal', () => {
     // This payctl looks up by zero key: the index read to its end, and said so.
     expect(await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'x')))).toEqual([]);
     const checked = join(dir, 'journal', 'days', 'zeros.complete');
-    expect(Number(readFileSync(checked, 'utf8'))).toBe(statSync(join(dir, 'journal.index')).size);
+    expect(Number(readFileSync(checked, 'utf8').split(' ')[0])).toBe(statSync(join(dir, 'journal.index')).size);
     // Then an older payctl pays 000777001: no zero key, no zero marker, an index line without `z`.
     const old = request('000777001', 'p-old');
     await new Journal(dir).begin({ baseUrl: BASE, payoutId: old.payoutId, body: payoutBody(old), now: new Date(), origin: { repeatKey: repeatKey(old) } });
@@ -112,7 +113,82 @@ describe('the local journal', () => {
     // 777001 typed now finds it.
     const found = await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'p-new')));
     expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
-    expect(Number(readFileSync(checked, 'utf8'))).toBe(statSync(index).size);
+    expect(Number(readFileSync(checked, 'utf8').split(' ')[0])).toBe(statSync(index).size);
+  });
+
+  /** A journal in a fresh folder with one payout this payctl journaled, read by a look-up by zero key (zeros.complete says where): its folder. */
+  async function marked(): Promise<string> {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-zeros-'));
+    dirs.push(dir);
+    const first = request('123', 'p-first');
+    await new Journal(dir).begin({
+      baseUrl: BASE,
+      payoutId: first.payoutId,
+      body: payoutBody(first),
+      now: new Date(),
+      origin: { repeatKey: repeatKey(first), zeroKey: zeroKey(first) },
+    });
+    await new Journal(dir).find(BASE, 'zero', zeroKey(request('9', 'x')));
+    return dir;
+  }
+
+  /** Payout `id` to `account` as an older payctl journals it into `dir`: no zero marker, and (`line`) its index line without `z`, or with a `z` added by hand. */
+  async function oldPayout(dir: string, id: string, account: string, line: 'plain' | 'z added' = 'plain'): Promise<PayoutRequest> {
+    const old = request(account, id);
+    await new Journal(dir).begin({ baseUrl: BASE, payoutId: id, body: payoutBody(old), now: new Date(), origin: { repeatKey: repeatKey(old) } });
+    rmSync(join(dir, 'journal', 'index', sha256Hex(`${journalBase(BASE)}\nzero\n${zeroKey(old)}`, 16)));
+    const index = join(dir, 'journal.index');
+    const lines = readFileSync(index, 'utf8').split('\n');
+    const i = lines.findIndex((l) => l.includes(`"payoutId":"${id}"`));
+    // Its HMAC as an older payctl signs a line (without `z`): made by a journal of the same key.
+    const plain = JSON.parse(lines[i]!) as { name: string; payoutId: string };
+    const mac = new JournalMac(dir, join(dir, 'journal')).of(`payctl-journal-index-v1\n${plain.name}\n${plain.payoutId}`);
+    lines[i] = JSON.stringify(line === 'plain' ? { name: plain.name, payoutId: id, mac } : { name: plain.name, payoutId: id, z: 1, mac });
+    writeFileSync(index, lines.join('\n'));
+    return old;
+  }
+
+  it('one run: a payout an older payctl journals between two of its look-ups (waiting for the wallet lock) is found by the second', async () => {
+    const dir = await marked();
+    const j = new Journal(dir);
+    expect(await j.find(BASE, 'zero', zeroKey(request('770001', 'p-new')))).toEqual([]);
+    await oldPayout(dir, 'p-old', '000770001');
+    expect((await j.find(BASE, 'zero', zeroKey(request('770001', 'p-new')))).map((e) => e.payoutId)).toEqual(['p-old']);
+  });
+
+  it('an index restored from an older copy, then grown past where the last read ended by an older payctl: read again from its start', async () => {
+    const dir = await marked();
+    const index = join(dir, 'journal.index');
+    const copy = readFileSync(index);
+    // More payouts of this payctl, read to their end by a look-up: zeros.complete past the copy's end.
+    for (const n of ['1', '2', '3']) {
+      const r = request(`55${n}`, `p-more-${n}`);
+      await new Journal(dir).begin({
+        baseUrl: BASE,
+        payoutId: r.payoutId,
+        body: payoutBody(r),
+        now: new Date(),
+        origin: { repeatKey: repeatKey(r), zeroKey: zeroKey(r) },
+      });
+    }
+    await new Journal(dir).find(BASE, 'zero', zeroKey(request('9', 'x')));
+    writeFileSync(index, copy);
+    // The older payctl's payouts make the index longer than the place said before.
+    await oldPayout(dir, 'p-old-1', '000777041');
+    await oldPayout(dir, 'p-old-2', '000777042');
+    expect(statSync(index).size).toBeGreaterThan(Number(readFileSync(join(dir, 'journal', 'days', 'zeros.complete'), 'utf8').split(' ')[0]));
+    for (const [typed, id] of [
+      ['777041', 'p-old-1'],
+      ['777042', 'p-old-2'],
+    ])
+      expect((await new Journal(dir).find(BASE, 'zero', zeroKey(request(typed!, 'p-new')))).map((e) => e.payoutId)).toEqual([id]);
+  });
+
+  it("a `z` added by hand to an older payctl's line is not taken: it is not signed so", async () => {
+    const dir = await marked();
+    await oldPayout(dir, 'p-old', '000777001', 'z added');
+    expect(readFileSync(join(dir, 'journal.index'), 'utf8')).toContain('"payoutId":"p-old","z":1');
+    expect((await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'p-new')))).map((e) => e.payoutId)).toEqual(['p-old']);
   });
 
   it('an entry a payctl before 28 November journaled under its account as typed (4410-0012-34) is found by the zero key of 4410001234 and 04410001234', async () => {

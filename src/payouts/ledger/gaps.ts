@@ -21,6 +21,7 @@ import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../conf
 import { join } from 'node:path';
 import type { JournalGaps } from './ledger.js';
 import { IndexMark } from './index-mark.js';
+import { unzeroedLines, zeroedText, type IndexPlace } from './index-tail.js';
 import type { JournalMac } from './mac.js';
 import { ENTRY_NAME, MAX_ENTRY_BYTES, type EntryNames } from './names.js';
 
@@ -149,47 +150,22 @@ export class JournalIndex {
    * nothing more.
    */
   note(name: string, payoutId: string): void {
-    // `z`: the entry has its zero marker (zero-marks.ts); a payctl before zero keys writes none.
-    this.#append(JSON.stringify({ name, payoutId, z: 1, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n');
+    // `z`: the entry has its zero marker (zero-marks.ts), signed with the line; a payctl before zero keys writes none.
+    this.#append(JSON.stringify({ name, payoutId, z: 1, mac: this.#mac.of(zeroedText(name, payoutId)) }) + '\n');
   }
 
-  /**
-   * The entries whose lines from byte `from` on (from the start when the index is shorter: rolled
-   * back or made again) do not say they have their zero marker: lines a payctl before zero keys
-   * wrote (zero-marks.ts). With where its whole lines end; undefined when it cannot be read.
-   * Unsigned, the `z` is a lead as a marker is: an entry it hides is as one whose marker is gone.
-   */
-  unzeroedFrom(from: number): { end: number; names: string[] } | undefined {
-    let f: OpenedFile | undefined;
+  /** The entries whose lines from `from` on do not say, signed, that they have their zero marker (index-tail.ts). */
+  unzeroed(from: IndexPlace): { place: IndexPlace; names: string[] } | undefined {
+    return unzeroedLines(this.#file, this.#mac, from);
+  }
+
+  /** What tells the index changed (its size, change time and inode); undefined when it cannot be read. */
+  stamp(): string | undefined {
     try {
-      f = openRegular(this.#file);
+      const st = lstatSync(this.#file, { throwIfNoEntry: false });
+      return st ? `${st.size}:${st.ctimeMs}:${st.ino}` : 'none';
     } catch {
       return undefined;
-    }
-    if (!f) return { end: 0, names: [] };
-    const names: string[] = [];
-    const start = from <= f.st.size ? from : 0;
-    // Whole lines only (readLines hands them so): a line half written now is read whole next time.
-    let end = start;
-    const take = (lines: Buffer) => {
-      end += lines.length;
-      for (const text of lines.toString('utf8').split('\n')) {
-        if (!text || text.includes('"z":1')) continue;
-        try {
-          const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown };
-          if (typeof l.name === 'string' && typeof l.payoutId === 'string' && ENTRY_NAME.test(l.name)) names.push(l.name);
-        } catch {
-          // Not an entry's line.
-        }
-      }
-    };
-    try {
-      if (readLines(f.fd, start, f.st.size, MAX_ENTRY_BYTES, take)) return undefined;
-      return { end, names };
-    } catch {
-      return undefined;
-    } finally {
-      closeSync(f.fd);
     }
   }
 
@@ -309,7 +285,7 @@ export class JournalIndex {
       for (const text of lines.toString('utf8').split('\n')) {
         if (!text) continue;
         try {
-          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; uncounted?: unknown; lost?: unknown; payoutId?: unknown; mac?: unknown };
+          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; uncounted?: unknown; lost?: unknown; payoutId?: unknown; z?: unknown; mac?: unknown };
           if (mark && l.mac === mark.line) marked = true;
           if (typeof l.acknowledged === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
             if (!this.#mac.matches(ackText(l.acknowledged, l.payoutId), l.mac)) throw new Error('not verified');
@@ -327,7 +303,7 @@ export class JournalIndex {
             continue;
           }
           if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
-          if (!present.has(l.name) && !this.#mac.matches(signedText(l.name, l.payoutId), l.mac)) throw new Error('not verified');
+          if (!present.has(l.name) && !this.#mac.matches((l.z === 1 ? zeroedText : signedText)(l.name, l.payoutId), l.mac)) throw new Error('not verified');
           if (seen.has(l.name)) continue;
           seen.add(l.name);
           out.recorded++;

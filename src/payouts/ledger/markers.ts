@@ -214,10 +214,10 @@ export class Markers {
     this.#indexChecked = true;
     try {
       if (lstatSync(this.#names.in('index'), { throwIfNoEntry: false })) return;
-      const end = this.#index?.unzeroedFrom(0)?.end;
+      const read = this.#index?.unzeroed({ end: 0 });
       for (const it of entries()) if ('entry' in it) this.mark(it.entry, it.name, this.#names.in(it.name));
       // Made again with the zero markers: said so (ensureZeros then reads on from there).
-      if (end !== undefined && lstatSync(this.#names.in(''), { throwIfNoEntry: false })) this.#zeros.said(end);
+      if (read && lstatSync(this.#names.in(''), { throwIfNoEntry: false })) this.#zeros.said(read.place);
     } catch {
       this.#readAll = true;
     }
@@ -312,7 +312,7 @@ export class Markers {
   /** A journal just made: every entry it gets has its day and zero markers. */
   journalMade(): void {
     this.daysComplete();
-    this.#zeros.said(0);
+    this.#zeros.said({ end: 0 });
   }
 
   /**

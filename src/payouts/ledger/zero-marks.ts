@@ -17,8 +17,9 @@ import { readRegular } from '../../config/regular-file.js';
 import { entryZeroKey } from '../sent-body.js';
 import type { JournalEntry, ScanItem } from './ledger.js';
 import type { EntryNames } from './names.js';
+import type { IndexPlace } from './index-tail.js';
 
-/** The file, beside the day markers' `complete`, that says how far the index was read for entries without their zero marker. */
+/** The file, beside the day markers' `complete`, that says where the index was read to for entries without their zero marker (index-tail.ts IndexPlace: its byte and that line's HMAC). */
 const ZEROS_CHECKED = 'zeros.complete';
 
 /** What reads the journal's entries: all of them, and those of some names (local.ts). */
@@ -27,9 +28,10 @@ export interface EntryReads {
   named(names: string[]): Iterable<ScanItem>;
 }
 
-/** What of the journal's index this reads (gaps.ts JournalIndex). */
+/** What of the journal's index this reads (gaps.ts JournalIndex): its lines on from a place, and what tells it changed (size, time, inode). */
 export interface ZeroIndex {
-  unzeroedFrom(from: number): { end: number; names: string[] } | undefined;
+  unzeroed(from: IndexPlace): { place: IndexPlace; names: string[] } | undefined;
+  stamp(): string | undefined;
 }
 
 /**
@@ -43,7 +45,8 @@ export function zeroMarked(e: JournalEntry): string | undefined {
 }
 
 export class ZeroMarks {
-  #checked = false;
+  /** Where this process last read the index to, and the index's stamp then: read on only when it changed. */
+  #read: { place: IndexPlace; stamp: string | undefined } | undefined;
   /** The markers could not be made: a look-up by zero key reads every entry (markers.ts leads answers `damaged`). */
   unmarked = false;
 
@@ -53,28 +56,32 @@ export class ZeroMarks {
     private readonly mark: (e: JournalEntry, name: string, target: string) => void,
   ) {}
 
-  /** Marks what is not marked yet (the file's comment), once a process, before the first look-up by zero key. */
+  /**
+   * Marks what is not marked yet (the file's comment) before every look-up by zero key: the
+   * index is read on from where the last read ended whenever it changed since, so that a payout
+   * an older payctl journals while this run waits for the wallet's lock is found when the repeat
+   * guard looks again under it (probe R60 finding 2). A stat when nothing changed.
+   */
   ensure(reads: EntryReads): void {
-    if (this.#checked) return;
-    this.#checked = true;
+    if (this.unmarked || !this.index) return;
     try {
+      const stamp = this.index.stamp();
+      if (this.#read && this.#read.stamp === stamp) return;
       if (!lstatSync(this.names.in(''), { throwIfNoEntry: false })) return;
-      const said = readRegular(this.names.in(`days${sep}${ZEROS_CHECKED}`), 64)
-        ?.toString('utf8')
-        .trim();
+      const said = this.#read?.place ?? this.#said();
       if (said === undefined) {
         // Read before the entries: lines appended meanwhile are read next time.
-        const end = this.index ? this.index.unzeroedFrom(0)?.end : 0;
-        if (end === undefined) throw new Error('the index cannot be read');
+        const all = this.index.unzeroed({ end: 0 });
+        if (!all) throw new Error('the index cannot be read');
         this.#markAll(reads.entries());
-        return this.said(end);
+        this.#read = { place: all.place, stamp };
+        return this.said(all.place);
       }
-      if (!this.index) return;
-      const from = /^[0-9]{1,15}$/.test(said) ? Number(said) : 0;
-      const tail = this.index.unzeroedFrom(from);
+      const tail = this.index.unzeroed(said);
       if (!tail) throw new Error('the index cannot be read');
       this.#markAll(reads.named(tail.names));
-      if (tail.end !== from) this.said(tail.end);
+      this.#read = { place: tail.place, stamp };
+      if (tail.place.end !== said.end || tail.place.mac !== said.mac) this.said(tail.place);
     } catch {
       this.unmarked = true;
     }
@@ -84,15 +91,25 @@ export class ZeroMarks {
     for (const it of items) if ('entry' in it && zeroMarked(it.entry)) this.mark(it.entry, it.name, this.names.in(it.name));
   }
 
+  /** Where zeros.complete says the index was read to; undefined when there is no such file (a journal written before zero keys). */
+  #said(): IndexPlace | undefined {
+    const text = readRegular(this.names.in(`days${sep}${ZEROS_CHECKED}`), 256)
+      ?.toString('utf8')
+      .trim();
+    if (text === undefined) return undefined;
+    const [end, mac] = text.split(' ');
+    return /^[0-9]{1,15}$/.test(end ?? '') && mac ? { end: Number(end), mac } : { end: 0 };
+  }
+
   /**
-   * Says every entry whose index line ends before `end` has its zero marker (a journal just made:
-   * 0; one marked from its entries, or an index made again). Where it cannot be written it is left
-   * unsaid: the next run marks again.
+   * Says every entry whose index line ends before `place` has its zero marker (a journal just
+   * made: its start; one marked from its entries, or an index made again). Where it cannot be
+   * written it is left unsaid: the next run reads on from an earlier place, or marks again.
    */
-  said(end: number): void {
+  said(place: IndexPlace): void {
     try {
       mkdirSync(this.names.in('days'), { recursive: true, mode: 0o700 });
-      writeFileSync(this.names.in(`days${sep}${ZEROS_CHECKED}`), `${end}\n`, { mode: 0o600 });
+      writeFileSync(this.names.in(`days${sep}${ZEROS_CHECKED}`), place.mac ? `${place.end} ${place.mac}\n` : '0\n', { mode: 0o600 });
     } catch {
       // left unsaid
     }
