@@ -254,7 +254,10 @@ export function repeatKey(r: PayoutRequest): string {
   return repeatKeyOf(r, comparedAccount(r.account));
 }
 
-function repeatKeyOf(r: PayoutRequest, account: string): string {
+/** What a repeat key is made of: the wallet, the account, the currency and the amount. */
+type RepeatFields = Pick<PayoutRequest, 'walletId' | 'account' | 'currency' | 'amountMinor'>;
+
+function repeatKeyOf(r: RepeatFields, account: string): string {
   const text = `payctl-repeat-v1\n${JSON.stringify([r.walletId, account, r.currency, r.amountMinor.toString()])}`;
   let key = madeKeys.get(text);
   if (key === undefined) {
@@ -304,7 +307,7 @@ export function repeatKeys(r: PayoutRequest): string[] {
  * amount and currency. Before, each look-up asked for the repeat key of every such form, up to
  * ~50 a row, and that was most of a batch's CPU (docs/performance.md, 29 November).
  */
-export function zeroKey(r: PayoutRequest): string {
+export function zeroKey(r: RepeatFields): string {
   const compared = comparedAccount(r.account);
   return repeatKeyOf(r, /^[0-9]+$/.test(compared) ? compared.replace(/^0+(?=[0-9])/, '') : compared);
 }

@@ -6,7 +6,7 @@
  * holds its account as written, a single payout's the account as compared, and plan send of an
  * earlier version journaled none.
  */
-import { plainAmount } from '../money/amount.js';
+import { parseAmount, plainAmount } from '../money/amount.js';
 import { comparedFingerprint, payoutFingerprint, zeroKey } from './identity.js';
 import type { JournalEntry } from './ledger/ledger.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from './request.js';
@@ -79,8 +79,7 @@ export function entryZeroKey(e: Pick<JournalEntry, 'zeroKey' | 'body'>): string 
   if (e.zeroKey !== undefined) return e.zeroKey;
   let key = zeroKeysOfBodies.get(e.body);
   if (key === undefined) {
-    const r = paidByBody(e.body);
-    key = r ? zeroKey(r) : '';
+    key = zeroKeyOfBody(e.body) ?? '';
     if (zeroKeysOfBodies.size >= BODIES_KEPT) zeroKeysOfBodies.clear();
     zeroKeysOfBodies.set(e.body, key);
   }
@@ -88,4 +87,17 @@ export function entryZeroKey(e: Pick<JournalEntry, 'zeroKey' | 'body'>): string 
 }
 
 const zeroKeysOfBodies = new Map<string, string>();
+
+/**
+ * The zero key of what a body pays: its wallet, account, currency and amount only, not the body
+ * validated again whole (paidByBody): a payout an older payctl sent to a provider, a name or a
+ * phone today's rules would refuse is still found by the account it paid.
+ */
+function zeroKeyOfBody(body: string): string | undefined {
+  const sent = sentFields(body);
+  if (!sent) return undefined;
+  const { walletId, account, currency, amount } = sent.fields;
+  const parsed = parseAmount(amount, currency);
+  return parsed.ok ? zeroKey({ walletId, account, currency, amountMinor: parsed.minor }) : undefined;
+}
 const BODIES_KEPT = 20_000;
