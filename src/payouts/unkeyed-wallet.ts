@@ -54,15 +54,20 @@ export function checkedWallet(entry: JournalEntry): string | undefined {
 }
 
 /**
- * Batch or plan rows (their numbers) of unknown outcome, journaled without their key's id, not
- * sent because the run's wallets could not be read (`why`): what is said of them, before the
- * command to run when the service answers (a batch's summary, other-sender-rows.ts; a batch
- * stopped before its plan, batch-wallets.ts).
+ * Batch or plan rows (their numbers) of unknown outcome not sent because the run's wallets could
+ * not be read (`why`): what is said of them, before the command to run when the service answers
+ * (a batch's summary, other-sender-rows.ts; a batch stopped before its plan, batch-wallets.ts).
+ * Rows journaled without their key's id (`older`, the default) needed those wallets to tell
+ * whether this run's key sent them; rows this build journaled (with the key's id) were stopped
+ * with the rest of their batch, whose wallet check needs them before any row is sent.
  */
-export function unreadRowsSaid(rows: readonly number[], why: string): string {
+export function unreadRowsSaid(rows: readonly number[], why: string, older = true): string {
   const n = rows.length;
   const shown = `${rows.slice(0, 10).join(', ')}${n > 10 ? ', ...' : ''}`;
-  return `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown}) journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'} ${n === 1 ? 'was' : 'were'} not sent: this run's account's wallets, which tell whether this run's key sent ${n === 1 ? 'it' : 'them'}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made)`;
+  const them = n === 1 ? 'it' : 'them';
+  const which = older ? ` journaled by an older payctl without the id of the key that sent ${them}` : ' of unknown outcome';
+  const needed = older ? `which tell whether this run's key sent ${them}` : "which the batch's wallet check needs before it sends any row";
+  return `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown})${which} ${n === 1 ? 'was' : 'were'} not sent: this run's account's wallets, ${needed}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made)`;
 }
 
 /** What to do about rows left unknown so (unreadRowsSaid): `command` once the service answers. */

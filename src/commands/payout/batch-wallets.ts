@@ -1,12 +1,14 @@
 /**
  * The run's wallets that `payout batch` plans with (its wallet check and balances), read before
  * anything is sent. When that read fails (the service's 5xx, a time-out: unkeyed-wallet.ts
- * readFault) and rows of the batch journaled by an older payctl without their key's id are still
- * of unknown outcome, whose resend needs those very wallets to tell whether this run's key sent
- * them (unkeyed-wallet.ts), the run stops as a batch resume that leaves such rows unknown does
- * (probe R58a finding 4): exit 4 OUTCOME_UNKNOWN with the read's cause, the rows named (`--json`:
- * `errors`, one a row) and the command to run again when the service answers, never exit 1
- * "Server Error" that names none. Nothing is sent: the other rows need the wallet check too.
+ * readFault) and rows of the batch are still of unknown outcome, the run stops as a batch resume
+ * that leaves such rows unknown does: exit 4 OUTCOME_UNKNOWN with the read's cause, the rows named
+ * (`--json`: `errors`, one a row) and the command to run again when the service answers, never
+ * exit 1 "The service failed" that names none while payouts may or may not have been made. Rows
+ * journaled by an older payctl without their key's id, whose resend needs those very wallets to
+ * tell whether this run's key sent them (unkeyed-wallet.ts), are said so (probe R58a finding 4);
+ * rows this build journaled are said to wait for the batch's wallet check (probe R60 finding 4).
+ * Nothing is sent: every row needs the wallet check. A batch with no such row fails as the read did.
  */
 import type { ApiClient } from '../../api/client.js';
 import type { Deps } from '../../deps.js';
@@ -39,20 +41,21 @@ export async function batchWallets(deps: Deps, api: ApiClient, journal: Ledger, 
     if (!fault) throw err;
     const rows: Problem[] = [];
     const ids: string[] = [];
+    const older: number[] = [];
+    const keyed: number[] = [];
     for await (const r of batchRows(run.src, run.checked, journal, api.baseUrl, true)) {
-      if (!r.earlier || !isUnresolved(r.earlier) || checkedWallet(r.earlier) === undefined) continue;
+      if (!r.earlier || !isUnresolved(r.earlier)) continue;
+      (checkedWallet(r.earlier) === undefined ? keyed : older).push(r.row);
       ids.push(r.earlier.payoutId);
       rows.push(rowProblem(r.row, fieldProblem('payout_id', `"${text(r.earlier.payoutId)}" is of unknown outcome, not sent`, ' ')));
     }
     if (!rows.length) throw err;
+    const said = text(fault.said);
     const inv = invocationOf(deps.globals, deps.env);
     const { batchId, concurrency, defaultReport, reportPath } = run;
     const commands = new BatchCommands({ inv, clock: deps.clock, file: run.src.file, batchId, concurrency, report: opts.report, defaultReport, reportPath });
     throw new OutcomeUnknownError(
-      `Cannot send this batch: ${unreadRowsSaid(
-        rows.map((p) => p.row!),
-        text(fault.said),
-      )}. Nothing was sent.`,
+      `Cannot send this batch: ${[older.length ? unreadRowsSaid(older, said) : '', keyed.length ? unreadRowsSaid(keyed, said, false) : ''].filter(Boolean).join('; ')}. Nothing was sent.`,
       {
         payoutId: ids.length === 1 ? ids[0] : undefined,
         causeCode: fault.cause,
