@@ -5,7 +5,10 @@
  * sent again, it may be paid twice). And the other way round, a payout read Failed before that
  * now reads Successful: between the two reads it was known Failed (--wait exited 1, --failed-out
  * wrote it to a retry file), so a payout sent in its place may have paid the person twice (exit
- * 4, with the command that lists what may be that retry). Said in the same words by `payout
+ * 4, with the command that lists what may be that retry). So is one read Failed before that now
+ * reads unsettled (Pending, a word payctl does not know): Failed is final, and should it settle
+ * Successful, a payout sent in its place may pay the person twice; the journal keeps Failed (an
+ * unsettled read is no settlement). Said in the same words by `payout
  * batch status` for each row (commands/payout/batch-contradicted.ts) and by `payout get`, with or
  * without --wait (commands/payout/read-held.ts).
  */
@@ -27,8 +30,20 @@ export function contradicts(status: string, readSuccessfulBefore: boolean): bool
  * told." `status` printable (sanitized); a word payctl does not know is quoted, none said so.
  */
 export function contradictionSaid(who: string, before: string, status: string, reason = ''): string {
-  const now = status === '' ? 'without a status' : isUnknownStatus(status) ? `"${status}"` : status;
-  return `${who} was read Successful (${before}), now ${now}${reason}: whether it was paid cannot be told.`;
+  return `${who} was read Successful (${before}), now ${statusSaid(status)}${reason}: whether it was paid cannot be told.`;
+}
+
+/** Whether `status` (as normalizeStatus writes it) contradicts an earlier read of Failed without settling: neither Failed nor Successful (a Successful one is noted: failedBeforeSaid). */
+export function unsettledAfterFailed(status: string, readFailedBefore: boolean): boolean {
+  return readFailedBefore && status !== 'Failed' && status !== 'Successful';
+}
+
+/**
+ * "`who` was read Failed (`before`), now Pending: ... may pay the person twice." `status`
+ * printable (sanitized); a word payctl does not know is quoted, none said so.
+ */
+export function failedThenUnsettledSaid(who: string, before: string, status: string): string {
+  return `${who} was read Failed (${before}), now ${statusSaid(status)}: Failed is final, so what it will come to cannot be told; if it was sent again since it was read Failed (a retry, a --failed-out file) and this one settles Successful, the person may be paid twice.`;
 }
 
 /**
@@ -58,4 +73,9 @@ export function paidTwiceCheck(entry: JournalEntry, inv: Invocation): string {
     : 'the same amount to the same person';
   const list = commandLine(inv, ['payouts', 'list'], [...(a?.currency ? ['--currency', a.currency] : []), '--from', entry.createdAt, '--all']);
   return `Check for payouts of ${what} made since it was sent (${utcTime(entry.createdAt)}), a retry of it among them: ${list}`;
+}
+
+/** A status read now as said after "now": a word payctl does not know quoted, none said so. */
+function statusSaid(status: string): string {
+  return status === '' ? 'without a status' : isUnknownStatus(status) ? `"${status}"` : status;
 }

@@ -27,7 +27,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { fsFault } from '../config/fs-fault.js';
 import type { Clock } from '../clock.js';
 import type { JournalEntry, Ledger } from './journal.js';
-import { contradicts } from './contradiction.js';
+import { contradicts, unsettledAfterFailed } from './contradiction.js';
 
 /** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
 export const POLL = { firstMs: 1_000, maxMs: 15_000, maxRetryAfterMs: 60_000 } as const;
@@ -44,6 +44,14 @@ export function isSettled(status: string): status is SettledStatus {
 export function journaledSuccessful(entry: JournalEntry | undefined): boolean {
   const o = entry?.outcome;
   return o?.kind === 'accepted' && o.payoutStatus?.toLowerCase() === 'successful';
+}
+
+/**
+ * The journal's read of a payout it holds Failed (when, and the entry), else undefined: Failed is
+ * final, and a later read that says Pending (or a word payctl does not know) contradicts it.
+ */
+export function journaledFailed(entry: JournalEntry | undefined): EarlierRead | undefined {
+  return entry === undefined ? undefined : earlierRead(entry, 'Successful');
 }
 
 /** What the journal held of a payout before a settled read that says the other: its status, when it was read so, and its entry. */
@@ -128,13 +136,16 @@ export interface SettleOptions {
   timeoutMs: number;
   /** Read Successful before (the journal, a report's cell): the first read that says otherwise ends the wait, `contradicted`. */
   readSuccessfulBefore?: boolean;
+  /** Read Failed before (the journal): the first read that is neither Failed nor Successful ends the wait, `contradicted` (a Successful one is `settled`: its caller notes it). */
+  readFailedBefore?: boolean;
   onStatus?: (s: WaitStatus) => void;
 }
 
 /**
  * `settled`; `pending` at the time limit; `unread`: after the payout was seen, a read whose answer
  * cannot be used (not the record asked for, unreadable, a 404): its settlement is not known;
- * `contradicted`: read Successful before, otherwise now (at once, never at the limit). The
+ * `contradicted`: read Successful before, otherwise now, or read Failed before, unsettled now (at
+ * once, never at the limit). The
  * record is the last one seen, `status` its status.
  */
 export type SettleResult = Seen & { elapsedMs: number; checks: number } & (
@@ -250,7 +261,8 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
       failing = undefined;
       const status = recordStatus(seen.record);
       opts.onStatus?.({ status, elapsedMs });
-      if (contradicts(status, opts.readSuccessfulBefore ?? false)) return { kind: 'contradicted', status, ...seen, elapsedMs, checks };
+      if (contradicts(status, opts.readSuccessfulBefore ?? false) || unsettledAfterFailed(status, opts.readFailedBefore ?? false))
+        return { kind: 'contradicted', status, ...seen, elapsedMs, checks };
       if (isSettled(status)) return { kind: 'settled', status, ...seen, elapsedMs, checks };
     } else {
       if (!seen) throw c.error;

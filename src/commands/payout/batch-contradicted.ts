@@ -10,14 +10,17 @@
  * folder's journal has as read Failed that now reads Successful (notedRow): between the two reads
  * it was one to send again (--failed-out wrote it), so a retry may have paid the person twice; the
  * journal now holds Successful (noteSettled: the repeat guard counts it paid), the report's cells
- * are left as they were, and it is named with the command that lists what may be the retry.
+ * are left as they were, and it is named with the command that lists what may be the retry. And a
+ * row the journal has as read Failed that now reads unsettled (Pending, a word payctl does not
+ * know): Failed is final, and should it settle Successful a retry may pay the person twice; held
+ * back the same, the journal keeping Failed, named with that command and the one that checks it.
  */
 import type { JournalEntry } from '../../payouts/journal.js';
 import type { ReportEntry, RowState } from '../../payouts/batch-status.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { journaledSuccessful, noteSettled, type EarlierRead, type SettledStatus } from '../../payouts/settle.js';
-import { contradictionSaid, failedBeforeSaid, paidTwiceCheck } from '../../payouts/contradiction.js';
+import { contradictionSaid, failedBeforeSaid, failedThenUnsettledSaid, paidTwiceCheck } from '../../payouts/contradiction.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { rowState } from '../../payouts/batch-status.js';
 import type { PayoutRecord } from '../../service/schemas.js';
@@ -29,8 +32,14 @@ export interface Contradicted {
   s: RowState;
   before: string;
   transactionId: string;
-  /** Read Failed before (the journal), Successful now: when, and the entry (what it pays). */
+  /** Read Failed before (the journal), Successful or unsettled now (`s`): when, and the entry (what it pays). */
   failedBefore?: EarlierRead;
+}
+
+/** What a row read `contradicted` was read before: Successful (`successful`, how), else Failed (`failed`, the journal's read). */
+export function beforeOf(successful: string | undefined, failed: EarlierRead | undefined): Pick<Contradicted, 'before' | 'failedBefore'> {
+  if (successful !== undefined || failed === undefined) return { before: successful ?? '' };
+  return { before: `in this config folder's journal${failed.at !== undefined ? `, at ${utcTime(failed.at)}` : ''}`, failedBefore: failed };
 }
 
 /**
@@ -70,14 +79,20 @@ export async function notedRow(
 
 /** What a contradicted row says on stderr, with the command that checks it. */
 export function contradictedSaid(c: Contradicted, failedOut: string | undefined, inv: Invocation): string {
+  const who = `Row ${sanitizeInline(c.e.row)} (payout ${sanitizeInline(c.e.payoutId)})`;
+  if (c.failedBefore && c.s.status !== 'Successful') {
+    return (
+      `${failedThenUnsettledSaid(who, c.before, c.s.status)} The journal keeps Failed; the report's cells are left as they were.\n  ${paidTwiceCheck(c.failedBefore.entry, inv)}\n` +
+      `Check it with:\n  ${commandLine(inv, ['payout', 'get'], [c.transactionId, '--wait'])}`
+    );
+  }
   if (c.failedBefore) {
-    const who = `Row ${sanitizeInline(c.e.row)} (payout ${sanitizeInline(c.e.payoutId)})`;
     return `${failedBeforeSaid(who, c.before)} The journal now holds it Successful; the report's cells are left as they were.\n  ${paidTwiceCheck(c.failedBefore.entry, inv)}`;
   }
   const reason = c.s.bucket === 'Failed' && c.s.failureReason ? ` (${c.s.failureReason})` : '';
   const left = failedOut !== undefined ? ` It is not written to ${failedOut}: sent again, it may be paid twice.` : '';
   return (
-    `${contradictionSaid(`Row ${sanitizeInline(c.e.row)} (payout ${sanitizeInline(c.e.payoutId)})`, c.before, c.s.status, reason)} ` +
+    `${contradictionSaid(who, c.before, c.s.status, reason)} ` +
     `The report and the journal keep Successful.${left} Check it with:\n` +
     `  ${commandLine(inv, ['payout', 'get'], [c.transactionId, '--wait'])}`
   );

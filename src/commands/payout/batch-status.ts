@@ -6,7 +6,7 @@
  * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
  * Exit: 0 all Successful, 1 some Failed, 4 some rows unread, in a status word payctl does not know, or read
- * Successful before and otherwise now, or Failed before and Successful now (held back: batch-contradicted.ts), 5 some Pending
+ * Successful before and otherwise now, or Failed before and not Failed now (held back: batch-contradicted.ts), 5 some Pending
  * (or left out of --failed-out for a payout sent since whose settlement is not known yet: failed-out-paid.ts).
  * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
@@ -17,7 +17,7 @@
 import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { waitForSettled } from '../../payouts/settle.js';
+import { journaledFailed, waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
   failedRowOf,
@@ -39,7 +39,7 @@ import { leftOutSaid, PaidSinceCheck, type PaidSince } from './failed-out-paid.j
 import { pool } from './concurrency.js';
 import { statusJson, type Found } from './batch-status-json.js';
 import { failedOutCommand } from './batch-failed-out-hint.js';
-import { contradictedSaid, notedRow, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
+import { beforeOf, contradictedSaid, notedRow, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
@@ -118,7 +118,7 @@ class StatusRun {
   readonly refs = new Map<number, PayoutRef>();
   readonly entries = new Map<number, JournalEntry>();
   readonly noTransaction = new Set<number>();
-  /** Rows read Successful before and otherwise now: held back, their report cells and journal entry left Successful. */
+  /** Rows read Successful before and otherwise now, or Failed before and not Failed now: held back, their report cells left as they were (batch-contradicted.ts). */
   readonly contradicted = new Map<number, Contradicted>();
   readonly inv: Invocation;
   #paid: PaidSinceCheck | undefined;
@@ -189,12 +189,15 @@ class StatusRun {
     if (!ref) return;
     try {
       const before = readSuccessfulBefore(e, this.entries.get(i));
-      const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs, readSuccessfulBefore: before !== undefined });
+      const failedBefore = before === undefined ? journaledFailed(this.entries.get(i)) : undefined;
+      const readBefore = { readSuccessfulBefore: before !== undefined, readFailedBefore: failedBefore !== undefined };
+      const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs, ...readBefore });
       // A later read that could not be used: the row's status is not known (as a read that failed).
       if (r.kind === 'unread') throw r.error;
       this.problems.delete(i);
-      // Read Successful before, otherwise now (payouts/contradiction.ts): held back.
-      if (r.kind === 'contradicted') return void this.contradicted.set(i, { e, s: rowState(r.record, r.status), before: before!, transactionId: ref.transactionId });
+      // Read Successful before, otherwise now, or Failed before, unsettled now (payouts/contradiction.ts): held back.
+      if (r.kind === 'contradicted')
+        return void this.contradicted.set(i, { e, s: rowState(r.record, r.status), transactionId: ref.transactionId, ...beforeOf(before, failedBefore) });
       // What it became, noted for history (the journal, when it has the payout); read otherwise there before, held back (notedRow).
       const held =
         r.kind === 'settled' ? await notedRow(this.journal, this.api.baseUrl, { e, ...ref, record: r.record, status: r.status }, this.deps.clock.now()) : undefined;

@@ -10,6 +10,10 @@
  *   payout sent in its place may have paid the person twice: said with when it was read Failed
  *   and the command that lists the payouts that may be that retry; the journal now holds
  *   Successful (so the repeat guard counts it paid);
+ * - read Failed before (the entry the run resolved), unsettled now (Pending, a word payctl does not
+ *   know): Failed is final, and should it settle Successful, a payout sent in its place may pay
+ *   the person twice: said with when it was read Failed, that check, and the command that reads
+ *   it again; the journal keeps Failed (an unsettled read is no settlement);
  * - a transaction id the run's base URL does not journal, read settled, that the journal holds
  *   settled the other way under another base URL (another front of the same service:
  *   transaction ids are the service's): the same, naming the base URL and profile it was sent
@@ -21,9 +25,9 @@ import { StatusUnknownError } from '../../errors.js';
 import type { Invocation } from '../../config/command-line.js';
 import { maskBaseUrl } from '../../config/mask.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
-import { contradictionSaid, contradicts, failedBeforeSaid, paidTwiceCheck } from '../../payouts/contradiction.js';
+import { contradictionSaid, contradicts, failedBeforeSaid, failedThenUnsettledSaid, paidTwiceCheck, unsettledAfterFailed } from '../../payouts/contradiction.js';
 import { settledElsewhere, where } from '../../payouts/lookup-elsewhere.js';
-import { isSettled, journaledSuccessful, noteSettled, type EarlierRead } from '../../payouts/settle.js';
+import { isSettled, journaledFailed, journaledSuccessful, noteSettled, type EarlierRead } from '../../payouts/settle.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -60,6 +64,14 @@ export async function heldRead(run: ReadRun, ref: PayoutRef, record: PayoutRecor
     return new StatusUnknownError(
       `${contradictionSaid(`Payout ${shownId}`, "in this config folder's journal", sanitizeInline(status), reason)} The journal keeps Successful; do not send it again before the service says which is true.`,
       { payoutId: ref.payoutId, hint },
+    );
+  }
+  const failed = journaledFailed(ref.entry);
+  if (failed && unsettledAfterFailed(status, true)) {
+    const when = failed.at !== undefined ? `, at ${utcTime(failed.at)}` : '';
+    return new StatusUnknownError(
+      `${failedThenUnsettledSaid(`Payout ${shownId}`, `in this config folder's journal${when}`, sanitizeInline(status))} The journal keeps Failed.`,
+      { payoutId: ref.payoutId, hint: `${paidTwiceCheck(failed.entry, run.inv)}\n${hint}` },
     );
   }
   if (noted?.status === 'Failed')

@@ -22,7 +22,7 @@ import { isUnknownStatus, unknownStatusWords } from '../../service/schemas.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
-import { journaledSuccessful, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
+import { journaledFailed, journaledSuccessful, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
 import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
 import { withRunKey } from '../../payouts/sender-profile.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -77,6 +77,8 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
       timeoutMs: Math.round((timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000),
       // Read Successful before: the first read that says otherwise is the contradiction, said at once.
       readSuccessfulBefore: journaledSuccessful(ref.entry),
+      // Read Failed before: the first unsettled read is the contradiction, said at once (read-held.ts).
+      readFailedBefore: journaledFailed(ref.entry) !== undefined,
       onStatus: (s) => {
         last = s;
         draw();
