@@ -92,34 +92,6 @@ describe('the local journal', () => {
     expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
   });
 
-  it('an older payctl journaling into a folder already marked (a downgrade and back): its entry is marked at the next look-up and found', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payctl-zeros-'));
-    dirs.push(dir);
-    const first = request('123', 'p-first');
-    await new Journal(dir).begin({
-      baseUrl: BASE,
-      payoutId: first.payoutId,
-      body: payoutBody(first),
-      now: new Date(),
-      origin: { repeatKey: repeatKey(first), zeroKey: zeroKey(first) },
-    });
-    // This payctl looks up by zero key: the index read to its end, and said so.
-    expect(await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'x')))).toEqual([]);
-    const checked = join(dir, 'journal', 'days', 'zeros.complete');
-    expect(Number(readFileSync(checked, 'utf8').split(' ')[0])).toBe(statSync(join(dir, 'journal.index')).size);
-    // Then an older payctl pays 000777001: no zero key, no zero marker, an index line without `z`.
-    const old = request('000777001', 'p-old');
-    await new Journal(dir).begin({ baseUrl: BASE, payoutId: old.payoutId, body: payoutBody(old), now: new Date(), origin: { repeatKey: repeatKey(old) } });
-    rmSync(join(dir, 'journal', 'index', sha256Hex(`${journalBase(BASE)}\nzero\n${zeroKey(old)}`, 16)));
-    const index = join(dir, 'journal.index');
-    writeFileSync(index, readFileSync(index, 'utf8').replace('"payoutId":"p-old","z":1,', '"payoutId":"p-old",'));
-    expect(readFileSync(index, 'utf8')).toContain('"payoutId":"p-old","mac"');
-    // 777001 typed now finds it.
-    const found = await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'p-new')));
-    expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
-    expect(Number(readFileSync(checked, 'utf8').split(' ')[0])).toBe(statSync(index).size);
-  });
-
   /** A journal in a fresh folder with one payout this payctl journaled, read by a look-up by zero key (zeros.complete says where): its folder. */
   async function marked(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'payctl-zeros-'));
@@ -151,6 +123,21 @@ describe('the local journal', () => {
     writeFileSync(index, lines.join('\n'));
     return old;
   }
+
+  it('an older payctl journaling into a folder already marked (a downgrade and back): its entry is marked at the next look-up and found', async () => {
+    const dir = await marked();
+    // This payctl looked up by zero key: the index read to its end, and said so.
+    const checked = join(dir, 'journal', 'days', 'zeros.complete');
+    const index = join(dir, 'journal.index');
+    expect(Number(readFileSync(checked, 'utf8').split(' ')[0])).toBe(statSync(index).size);
+    // Then an older payctl pays 000777001: no zero key, no zero marker, an index line without `z`.
+    await oldPayout(dir, 'p-old', '000777001');
+    expect(readFileSync(index, 'utf8')).toContain('"payoutId":"p-old","mac"');
+    // 777001 typed now finds it.
+    const found = await new Journal(dir).find(BASE, 'zero', zeroKey(request('777001', 'p-new')));
+    expect(found.map((e) => e.payoutId)).toEqual(['p-old']);
+    expect(Number(readFileSync(checked, 'utf8').split(' ')[0])).toBe(statSync(index).size);
+  });
 
   it('one run: a payout an older payctl journals between two of its look-ups (waiting for the wallet lock) is found by the second', async () => {
     const dir = await marked();
