@@ -23,7 +23,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, recentSinglesSaid, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { isUnresolved } from './unresolved.js';
-import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
+import { DigitColumns, restoredForms, restoredRefusal, RestoredRows, restoredSent, type RestoredForm } from './lost-digits.js';
 import { ChangedRows, comparedSince, FilePayouts, stillUnpaid } from './changed-rows.js';
 import { sentWithOtherDetails } from './changed-cells.js';
 import { plural } from '../output/text.js';
@@ -189,7 +189,7 @@ export async function planBatch(
   read.flushTo(p.problems, Infinity);
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
-  if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
+  if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.', src.batchId);
   const changed = p.changed.refusal(src.path, 'Nothing was sent.', settle.ownBatch);
   if (changed) throw changed;
   const unsettled = p.unsettled.refusal(src.path, 'Nothing was sent.', settle, now);
@@ -241,7 +241,7 @@ class Planning {
   readonly problems = new ProblemList(MAX_LISTED);
   readonly conflicts = new ProblemList(MAX_LISTED);
   /** Rows that are payouts sent before, as a spreadsheet re-saved them (lost-digits.ts). */
-  readonly restored = new ProblemList(MAX_LISTED);
+  readonly restored = new RestoredRows();
   /** Rows this batch (or, without --batch-id, the last day's batches) sent before, changed since in cells that make no other payment (changed-rows.ts). */
   readonly changed: ChangedRows;
   /** Rows that pay what a payout of unknown outcome paid (refused), and rows resent under their own such entry. */
@@ -318,8 +318,7 @@ class Planning {
     this.#repeats.add(same, r.row);
     this.unsettled.add(r.row, same, r.earlier, await openAlike(journal, this.baseUrl, r.request, this.now, own));
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
-    const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
-    if (restored) this.restored.push(restored);
+    if (forms?.length) await restoredSent(journal, this.baseUrl, r.row, r.request, forms, this.restored);
     // A row this batch sent before, its note, metadata or payout_id reformatted since: not paid again.
     if (stillUnpaid(r.earlier)) await this.changed.check(r, checked.payouts);
   }

@@ -17,8 +17,8 @@
 import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
 import { plural, text } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
-import { listed, type ProblemList } from './batch-problems.js';
-import { payoutFingerprint, zeroForms } from './identity.js';
+import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
+import { DEFAULT_BATCH_ID, payoutFingerprint, zeroForms } from './identity.js';
 import type { Ledger } from './journal.js';
 import { describeSentIn, paidWording, samePayoutsSent } from './repeats.js';
 import type { PayoutRequest } from './request.js';
@@ -106,25 +106,50 @@ export function restoredProblem(r: PayoutRequest, form: RestoredForm, after: str
   return fieldProblem(field, `${text(said.join(' and ')).slice(field.length + 1)} ${after}`, ' ');
 }
 
+/** Rows that pay, in a restored form, what payouts sent before paid; and the batch runs that sent those (`''`: single payouts). */
+export class RestoredRows {
+  readonly problems = new ProblemList(MAX_LISTED);
+  readonly paidBy = new Set<string>();
+  get total(): number {
+    return this.problems.total;
+  }
+}
+
 /**
- * Row `row`'s problem when, in one of its restored forms, it pays what a payout sent before paid
- * (not refused by the service): which form, and which payout in which run. Undefined otherwise.
+ * Row `row` noted in `rows` when, in one of its restored forms, it pays what a payout sent before
+ * paid (not refused by the service): which form, and which payout in which run.
  */
-export async function restoredSent(journal: Ledger, baseUrl: string, row: number, r: PayoutRequest, forms: RestoredForm[]): Promise<Problem | undefined> {
+export async function restoredSent(journal: Ledger, baseUrl: string, row: number, r: PayoutRequest, forms: RestoredForm[], rows: RestoredRows): Promise<void> {
   for (const form of forms) {
     const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false, restoredRequest(r, form))).at(-1);
     if (!sent) continue;
-    return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} ${paidWording(sent, 'the same')} ${describeSentIn(sent)}`));
+    rows.problems.push(rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} ${paidWording(sent, 'the same')} ${describeSentIn(sent)}`)));
+    rows.paidBy.add(sent.batch?.id ?? '');
+    return;
   }
-  return undefined;
 }
 
-/** The refusal of a file with such rows (exit 2); `nothing`: "Nothing was sent.", "No plan was written.". */
-export function restoredRefusal(path: string, problems: ProblemList, nothing: string): UsageError {
-  const n = problems.total;
+/**
+ * The refusal of a file with such rows (exit 2); `nothing`: "Nothing was sent.", "No plan was
+ * written."; `batchId`: the run's. Put back, the rows are the payouts of the batch that paid them
+ * only under its batch id: run under another (a new --batch-id, as when the refused run was), they
+ * are new payouts, and pay the same people again. Before, the advice was "run the same command
+ * again: rows accepted before are not sent again" whatever the batch id, and followed under a new
+ * one it paid every row twice (probe R62 finding 0).
+ */
+export function restoredRefusal(path: string, rows: RestoredRows, nothing: string, batchId: string): UsageError {
+  const n = rows.total;
+  const putBack = 'Put them back (format account_number and phone_number as Text, or start again from the file that was sent)';
+  const batches = [...rows.paidBy].filter((id) => id !== '');
+  const others = batches.filter((id) => id !== batchId);
+  const run = (id: string) => (id === DEFAULT_BATCH_ID ? 'without --batch-id' : `with --batch-id "${text(id)}"`);
+  const advice = others.length
+    ? `${putBack} and run it as the ${batches.length === 1 ? 'batch' : 'batches'} that paid them did (${batches.map(run).join(', or ')}): rows accepted before are not sent again. Under another batch id${batchId === DEFAULT_BATCH_ID ? '' : `, as ${run(batchId)},`} they are new payouts, and pay the same people again.`
+    : `${putBack} and run the same command again: rows accepted before are not sent again.`;
+  const singles = rows.paidBy.has('') ? ' Rows that single payouts (payout create) paid are paid again by any batch: take them out of the file.' : '';
   return new UsageError(
     `${path}: ${plural(n, 'row pays', 'rows pay')} what payouts sent before paid, but for the leading zeros or "+" of ${n === 1 ? 'its' : 'their'} account or phone number. ${nothing}`,
-    listed(problems),
-    'A spreadsheet drops them when it saves these columns as numbers. Put them back (format account_number and phone_number as Text, or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.',
+    listed(rows.problems),
+    `A spreadsheet drops them when it saves these columns as numbers. ${advice}${singles}`,
   );
 }

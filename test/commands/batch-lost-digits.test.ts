@@ -150,6 +150,27 @@ describe('payout batch: a sent file re-saved with its digits as numbers', () => 
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 
+  it('under another batch id, its advice is followed as printed: the batch that paid them named, nothing paid twice (probe R62, F0)', async () => {
+    const tag = `advice-${Date.now()}`;
+    const rows = payroll(2, tag);
+    await sent(rows, 'payroll.csv', tag);
+    const from = ctx.sb.requests().length;
+    const copy = setup.work.file('copy.csv');
+    const r = await batch([writeFile(copy, toCsv(asNumbers(rows, { account: true }))), '--batch-id', `${tag}-b`, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    // Before: "Put them back ... and run the same command again: rows accepted before are not sent
+    // again", and run again under that batch id with the zeros back, both rows were paid again.
+    expect(r.stderr).not.toContain('run the same command again');
+    expect(r.stderr).toContain(`and run it as the batch that paid them did (with --batch-id "${tag}"): rows accepted before are not sent again.`);
+    expect(r.stderr).toContain(`Under another batch id, as with --batch-id "${tag}-b", they are new payouts, and pay the same people again.`);
+    // Followed: the zeros back, under the batch id named. Nothing is sent again.
+    writeFile(copy, toCsv(rows));
+    const again = await batch([copy, '--batch-id', tag, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Nothing to send: every row of ${copy} was accepted earlier (batch "${tag}").`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
   it('a cell in scientific notation ("1.23457E+18", "2.3276E+10", a payout_id "4.5101E+11") is refused before anything is asked: exit 2', async () => {
     const rows = payroll(3, `sci-${Date.now()}`);
     rows[0]!.account_number = '1.23457E+18';

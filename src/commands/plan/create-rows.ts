@@ -12,10 +12,9 @@ import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { ownBatchCommand } from '../../payouts/changed-refusal.js';
-import { batchRows, checkBatch, MAX_LISTED, openBatch, type BatchSource } from '../../payouts/batch-load.js';
+import { batchRows, checkBatch, openBatch, type BatchSource } from '../../payouts/batch-load.js';
 import { DuplicateGroups } from '../../payouts/batch-duplicates.js';
-import { ProblemList } from '../../payouts/batch-problems.js';
-import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
+import { restoredForms, restoredRefusal, RestoredRows, restoredSent } from '../../payouts/lost-digits.js';
 import { ChangedRows, comparedSince, stillUnpaid } from '../../payouts/changed-rows.js';
 import { sentWithOtherDetails } from '../../payouts/changed-cells.js';
 import { DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
@@ -66,7 +65,7 @@ export async function plannedRows(
   const journal = await openLedger(deps);
   const payouts: PlannedPayout[] = [];
   const conflicts: string[] = [];
-  const restored = new ProblemList(MAX_LISTED);
+  const restored = new RestoredRows();
   const now = await journal.now();
   const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, now) });
   const repeats = new PlanRepeats(src, journal, api.baseUrl, now, changed.run.recentSince);
@@ -78,8 +77,7 @@ export async function plannedRows(
     }
     // A file re-saved by a spreadsheet, as payout batch refuses it (payouts/lost-digits.ts).
     const forms = !r.earlier && checked.lost ? restoredForms(r.request, checked.lost) : [];
-    const problem = forms.length ? await restoredSent(journal, api.baseUrl, r.row, r.request, forms) : undefined;
-    if (problem) restored.push(problem);
+    if (forms.length) await restoredSent(journal, api.baseUrl, r.row, r.request, forms, restored);
     // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
     if (stillUnpaid(r.earlier)) await changed.check(r, checked.payouts);
     await repeats.add(r);
@@ -95,7 +93,7 @@ export async function plannedRows(
   const refusal = conflicts.length
     ? new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. ${nothing}`, conflicts)
     : restored.total
-      ? restoredRefusal(opts.file, restored, nothing)
+      ? restoredRefusal(opts.file, restored, nothing, batchId)
       : (changed.refusal(opts.file, nothing, ownBatchCommand(inv, route === 'batch' ? ['payout', 'batch'] : ['plan', 'create'])) ??
         repeats.unsettled.refusal(opts.file, nothing, settleCommands(inv, deps.clock), deps.clock.now()) ??
         (await repeats.otherBatchRefusal(opts.batchId, inv, deps.clock.now(), nothing, rowsRoute(route, inv, src.file, opts.out))));
