@@ -175,6 +175,23 @@ describe('the local journal', () => {
       expect((await new Journal(dir).find(BASE, 'zero', zeroKey(request(typed!, 'p-new')))).map((e) => e.payoutId)).toEqual([id]);
   });
 
+  it("zeros.complete written by hand with the index's own size and last HMAC is not taken: read again from the start (probe R62, F1)", async () => {
+    const dir = await marked();
+    await oldPayout(dir, 'p-old', '000990207');
+    const index = join(dir, 'journal.index');
+    const last = JSON.parse(readFileSync(index, 'utf8').trim().split('\n').at(-1)!) as { mac: string };
+    const checked = join(dir, 'journal', 'days', 'zeros.complete');
+    for (const forged of [`${statSync(index).size} ${last.mac}`, `${statSync(index).size} ${last.mac} ${'0'.repeat(64)}`]) {
+      writeFileSync(checked, `${forged}\n`);
+      expect(
+        (await new Journal(dir).find(BASE, 'zero', zeroKey(request('990207', 'p-new')))).map((e) => e.payoutId),
+        forged,
+      ).toEqual(['p-old']);
+    }
+    // Read so, the place it writes holds: the next run reads on from there.
+    expect(readFileSync(checked, 'utf8').trim().split(' ')).toHaveLength(3);
+  });
+
   it("a `z` added by hand to an older payctl's line is not taken: it is not signed so", async () => {
     const dir = await marked();
     await oldPayout(dir, 'p-old', '000777001', 'z added');
@@ -255,13 +272,15 @@ describe('the PostgreSQL ledger', () => {
     await expect((await open(url)).get(BASE, 'p-b')).rejects.toThrow(/does not verify/);
   });
 
-  it("a row migration 5 gave its zero key (its entry has none) whose column is changed: counted only where its entry's body pays that key", async () => {
+  it('a row migration 5 gave its zero key (its entry has none) whose column is changed or emptied: it does not verify, never taken for another (probe R62, F2)', async () => {
     const url = await db.freshDatabase('ledger-zero-lead-old');
     const l = await open(url);
     const a = request('0000456719', 'p-a');
     const b = request('0000999999', 'p-b');
     for (const r of [a, b]) await l.begin({ baseUrl: BASE, payoutId: r.payoutId, body: payoutBody(r), now: new Date(), origin: { repeatKey: repeatKey(r) } });
     await sql(url, "UPDATE payctl_ledger_entries SET zero_key = $1 WHERE payout_id = 'p-b'", [zeroKey(a)]);
-    expect((await (await open(url)).find(BASE, 'zero', zeroKey(a))).map((e) => e.payoutId)).toEqual(['p-a']);
+    await expect((await open(url)).find(BASE, 'zero', zeroKey(a))).rejects.toThrow(/payout p-b .*does not verify.*zero_key/);
+    await sql(url, "UPDATE payctl_ledger_entries SET zero_key = NULL WHERE payout_id = 'p-a'");
+    await expect((await open(url)).get(BASE, 'p-a')).rejects.toThrow(/payout p-a .*does not verify.*zero_key/);
   });
 });

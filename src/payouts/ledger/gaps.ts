@@ -21,7 +21,7 @@ import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../conf
 import { join } from 'node:path';
 import type { JournalGaps } from './ledger.js';
 import { IndexMark } from './index-mark.js';
-import { unzeroedLines, zeroedText, type IndexPlace } from './index-tail.js';
+import { placeText, unzeroedLines, zeroedText, type IndexPlace } from './index-tail.js';
 import type { JournalMac } from './mac.js';
 import { ENTRY_NAME, MAX_ENTRY_BYTES, type EntryNames } from './names.js';
 
@@ -157,6 +157,15 @@ export class JournalIndex {
   /** The entries whose lines from `from` on do not say, signed, that they have their zero marker (index-tail.ts). */
   unzeroed(from: IndexPlace): { place: IndexPlace; names: string[] } | undefined {
     return unzeroedLines(this.#file, this.#mac, from);
+  }
+
+  /** The HMAC of a place read to, under the journal key (zeros.complete: index-tail.ts placeText). */
+  signPlace(place: IndexPlace): string {
+    return this.#mac.of(placeText(place));
+  }
+
+  placeHolds(place: IndexPlace, signature: string): boolean {
+    return this.#mac.matches(placeText(place), signature);
   }
 
   /** What tells the index changed (its size, change time and inode); undefined when it cannot be read. */

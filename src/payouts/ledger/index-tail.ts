@@ -15,6 +15,9 @@ import { ENTRY_NAME, MAX_ENTRY_BYTES } from './names.js';
 /** What the HMAC of an index line that says its entry has its zero marker covers: another text than a plain line's, so `z` cannot be added to one. */
 export const zeroedText = (name: string, payoutId: string) => `payctl-journal-index-z-v1\n${name}\n${payoutId}`;
 
+/** What the HMAC of zeros.complete's place covers (zero-marks.ts): a place copied from the index's own text is not one. */
+export const placeText = (p: IndexPlace) => `payctl-journal-zeros-v1\n${p.end}\n${p.mac ?? ''}`;
+
 /** Where a read of the index ended: the byte after its last whole line, and that line's HMAC. */
 export interface IndexPlace {
   end: number;

@@ -32,6 +32,8 @@ export interface EntryReads {
 export interface ZeroIndex {
   unzeroed(from: IndexPlace): { place: IndexPlace; names: string[] } | undefined;
   stamp(): string | undefined;
+  signPlace(place: IndexPlace): string;
+  placeHolds(place: IndexPlace, signature: string): boolean;
 }
 
 /**
@@ -68,7 +70,7 @@ export class ZeroMarks {
       const stamp = this.index.stamp();
       if (this.#read && this.#read.stamp === stamp) return;
       if (!lstatSync(this.names.in(''), { throwIfNoEntry: false })) return;
-      const said = this.#read?.place ?? this.#said();
+      const said = this.#read?.place ?? this.#said(this.index);
       if (said === undefined) {
         // Read before the entries: lines appended meanwhile are read next time.
         const all = this.index.unzeroed({ end: 0 });
@@ -91,14 +93,19 @@ export class ZeroMarks {
     for (const it of items) if ('entry' in it && zeroMarked(it.entry)) this.mark(it.entry, it.name, this.names.in(it.name));
   }
 
-  /** Where zeros.complete says the index was read to; undefined when there is no such file (a journal written before zero keys). */
-  #said(): IndexPlace | undefined {
+  /**
+   * Where zeros.complete says the index was read to, when its HMAC under the journal key holds
+   * (else the start: a place copied from the index's own lines hid an older payctl's payouts,
+   * probe R62 finding 1); undefined when there is no such file (a journal before zero keys).
+   */
+  #said(index: ZeroIndex): IndexPlace | undefined {
     const text = readRegular(this.names.in(`days${sep}${ZEROS_CHECKED}`), 256)
       ?.toString('utf8')
       .trim();
     if (text === undefined) return undefined;
-    const [end, mac] = text.split(' ');
-    return /^[0-9]{1,15}$/.test(end ?? '') && mac ? { end: Number(end), mac } : { end: 0 };
+    const [end, mac, signature] = text.split(' ');
+    const place = { end: Number(end), mac: mac ?? '' };
+    return /^[0-9]{1,15}$/.test(end ?? '') && signature && index.placeHolds(place, signature) ? place : { end: 0 };
   }
 
   /**
@@ -109,7 +116,8 @@ export class ZeroMarks {
   said(place: IndexPlace): void {
     try {
       mkdirSync(this.names.in('days'), { recursive: true, mode: 0o700 });
-      writeFileSync(this.names.in(`days${sep}${ZEROS_CHECKED}`), place.mac ? `${place.end} ${place.mac}\n` : '0\n', { mode: 0o600 });
+      const signed = place.mac && this.index ? `${place.end} ${place.mac} ${this.index.signPlace({ end: place.end, mac: place.mac })}\n` : '0\n';
+      writeFileSync(this.names.in(`days${sep}${ZEROS_CHECKED}`), signed, { mode: 0o600 });
     } catch {
       // left unsaid
     }
