@@ -4,12 +4,14 @@
  * marker (markers.ts), which a payctl before zero keys (28 November and earlier) never made. So the
  * entries such a payctl journaled are marked by this one: every entry, once, in a journal it
  * finds without `days/zeros.complete`; after that, those whose line in the journal's index
- * (gaps.ts) does not say `z` (a payctl before zero keys, run again in the same config folder after
- * this one: a downgrade and back, or two versions side by side). `zeros.complete` holds how far the
- * index was read so; each run that looks up by zero key reads it on from there, once. Before,
- * it said only "marked once", and a payout an older payctl sent afterwards to `000777001` was paid
- * again when typed as `777001` (probe Z59 finding 1). Where marking fails, every look-up by zero
- * key of the process reads every entry instead (`unmarked`).
+ * (gaps.ts, index-tail.ts) does not say, signed, `z` (a payctl before zero keys run again in the
+ * same config folder after this one: a downgrade and back, or two versions side by side, even at
+ * the same moment). `zeros.complete` holds where the index was read to (a byte and the HMAC of the
+ * line ending there, signed with the journal key); before every look-up by zero key whose index
+ * changed since, it is read on from there. Before, it said only "marked once", and a payout an
+ * older payctl sent afterwards to `000777001` was paid again when typed as `777001` (probes Z59,
+ * R60, R62). Where marking fails, every look-up by zero key of the process reads every entry
+ * instead (`unmarked`).
  */
 import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { sep } from 'node:path';
