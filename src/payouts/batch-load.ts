@@ -14,7 +14,7 @@
 import type { Wallet } from '../service/schemas.js';
 import { fieldProblem, LocalError, rowProblem, UsageError, type Problem } from '../errors.js';
 import { COLUMN_LABELS } from './batch-columns.js';
-import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
+import { fileProblems, listed, MAX_LISTED, ProblemList, ProblemsInOrder } from './batch-problems.js';
 import { ALSO_USED, hash64, identifiedRows, rowsKey, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
 import { DEFAULT_BATCH_ID, DERIVED_ID, legacyDerivedPayoutId, repeatKey } from './identity.js';
 import { groupsOf, lookAhead, lookAheadEntries, LOOKAHEAD } from './batch-lookahead.js';
@@ -158,9 +158,23 @@ export interface BatchPlan {
 /** How many accepted rows are looked up by what they pay, for the batch ids that paid them again. */
 const PAID_AGAIN_LOOKUPS = 20;
 
+/** A row of unknown outcome this run's key sent whose wallet the run's wallets, as read, do not list: not a row to fix. */
+export interface UnlistedRow {
+  row: number;
+  payoutId: string;
+  walletId: string;
+}
+
+/** What planBatch is told of the run: `held`, a row another sender may have paid; `unlisted`, the error that stops the plan at UnlistedRows. */
+export interface PlanRules {
+  held?: (e: JournalEntry) => boolean;
+  unlisted?: (rows: UnlistedRow[]) => Error;
+}
+
 /**
  * Pass 2: each row looked up in the journal and against the live balances; the plan. Throws a
- * UsageError (nothing sent) for rows sent before with other details, unknown wallets and currency mismatches.
+ * UsageError (nothing sent) for rows sent before with other details, unknown wallets and currency
+ * mismatches; first `rules.unlisted`'s error for rows of unknown outcome whose wallet is not listed.
  */
 export async function planBatch(
   src: BatchSource,
@@ -170,12 +184,13 @@ export async function planBatch(
   wallets: Wallet[],
   balancesCommand?: string,
   settle: SettleCommands = PLAIN_SETTLE,
-  held?: (e: JournalEntry) => boolean,
+  rules: PlanRules = {},
 ): Promise<BatchPlan> {
   const now = await journal.now();
   const recentSince = comparedSince(src.batchId, now);
   const p = new Planning(src, checked, journal, baseUrl, wallets, recentSince, now, balancesCommand);
-  p.held = held;
+  p.held = rules.held;
+  p.unlisted = rules.unlisted ? [] : undefined;
   // The rows in groups: a ledger on a server looks a group up at once (Ledger.prefetch). What
   // the file's reading found is said in the order it would have been without the groups.
   const read = new ProblemsInOrder();
@@ -188,6 +203,8 @@ export async function planBatch(
   for await (const group of groupsOf(counted(), LOOKAHEAD)) await p.group(group, read);
   read.flushTo(p.problems, Infinity);
   checked.absent = p.absent;
+  // Rows that may have been paid are never said to be fixed: the run stops, of unknown outcome, first (probe R62 finding 3).
+  if (p.unlisted?.length) throw rules.unlisted!(p.unlisted);
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
   if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.', src.batchId);
   const changed = p.changed.refusal(src.path, 'Nothing was sent.', settle.ownBatch);
@@ -196,44 +213,6 @@ export async function planBatch(
   if (unsettled) throw unsettled;
   if (p.problems.total) throw fileProblems(src.path, 'Nothing was sent.', p.problems);
   return p.plan();
-}
-
-/**
- * Problems found while reading the rows, kept with how many rows had been read then, and
- * passed on just before the row they came before: the order of a plan made row by row.
- */
-class ProblemsInOrder extends Array<Problem> {
-  static override get [Symbol.species](): ArrayConstructor {
-    return Array;
-  }
-  rows = 0;
-  /** How many rows had been read when each problem still held came. */
-  readonly #at: number[] = [];
-  #total = 0;
-
-  /** Every problem pushed, handed on or not (batch-problems.ts totalOf). */
-  get total(): number {
-    return this.#total;
-  }
-
-  override push(...items: Problem[]): number {
-    for (const p of items) {
-      super.push(p);
-      this.#at.push(this.rows);
-      this.#total++;
-    }
-    return this.length;
-  }
-
-  /** Hands `to` the problems found before row number `index` (0-based, in reading order) was read, and lets go of them. */
-  flushTo(to: Problem[], index: number): void {
-    let n = 0;
-    while (n < this.length && this.#at[n]! <= index) n++;
-    if (!n) return;
-    to.push(...this.slice(0, n));
-    this.splice(0, n);
-    this.#at.splice(0, n);
-  }
 }
 
 /** Pass 2's state: what the rows looked up so far make of the plan. */
@@ -258,6 +237,8 @@ class Planning {
   #toSend = 0;
   /** Whether a journaled row was sent by another profile or key, or without its key's id (planBatch's `held`). */
   held: ((e: JournalEntry) => boolean) | undefined;
+  /** Rows of unknown outcome whose wallet is not listed, when planBatch is to stop at them (PlanRules.unlisted). */
+  unlisted: UnlistedRow[] | undefined;
 
   constructor(
     readonly src: BatchSource,
@@ -309,8 +290,12 @@ class Planning {
     }
     this.#toSend++;
     // A row of unknown outcome another sender may have paid is left to it (its send says so, exit 4), never to be edited (probe 56-K finding 5).
-    const bad = r.earlier && isUnresolved(r.earlier) && this.held?.(r.earlier) ? undefined : walletProblem(r.row, r.request, this.#byId, this.balancesCommand);
-    if (bad) this.problems.push(bad);
+    const unknown = r.earlier && isUnresolved(r.earlier) ? r.earlier : undefined;
+    const bad = unknown && this.held?.(unknown) ? undefined : walletProblem(r.row, r.request, this.#byId, this.balancesCommand);
+    // One this run's key may have paid, from a wallet the read does not list: not a row to fix (a new wallet id would pay it again).
+    if (bad && unknown && this.unlisted && !this.#byId.has(r.request.walletId))
+      this.unlisted.push({ row: r.row, payoutId: unknown.payoutId, walletId: r.request.walletId });
+    else if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
     const own = (e: JournalEntry) => isOwnId(e, src, r);

@@ -4,7 +4,8 @@
  * million bad rows holds fifty messages, not a million), and the problems that many rows
  * share (an amount in the European style on 44 rows, a column missing on every row) listed
  * as one line for all of them. Made by the reading of a file (batch-rows.ts, batch-csv.ts,
- * batch-jsonl.ts) and its passes (batch-load.ts); nothing here decides what is a problem.
+ * batch-jsonl.ts) and its passes (batch-load.ts: ProblemsInOrder keeps a plan's in reading order);
+ * nothing here decides what is a problem.
  */
 import { problemOf, UsageError, type Problem } from '../errors.js';
 import { plural } from '../output/text.js';
@@ -185,7 +186,7 @@ function sharedLine(g: Shared): Problem {
 
 /** How many problems a list was given (kept or only counted). */
 export function totalOf(problems: Problem[]): number {
-  // A list that lets go of problems says how many it was given (ProblemList, batch-load.ts ProblemsInOrder).
+  // A list that lets go of problems says how many it was given (ProblemList, ProblemsInOrder).
   const total = (problems as Problem[] & { total?: unknown }).total;
   return typeof total === 'number' ? total : problems.length;
 }
@@ -225,4 +226,42 @@ export function requiredOnRows(p: Problem): Problem {
   const text = p.text.slice(`row ${p.row}: `.length);
   const shared: SharedProblem = { ...p, row: p.row, shared: { key: `required:${p.field}:${p.message}`, text, message: p.message } };
   return shared;
+}
+
+/**
+ * Problems found while reading the rows, kept with how many rows had been read then, and
+ * passed on just before the row they came before: the order of a plan made row by row.
+ */
+export class ProblemsInOrder extends Array<Problem> {
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+  rows = 0;
+  /** How many rows had been read when each problem still held came. */
+  readonly #at: number[] = [];
+  #total = 0;
+
+  /** Every problem pushed, handed on or not (batch-problems.ts totalOf). */
+  get total(): number {
+    return this.#total;
+  }
+
+  override push(...items: Problem[]): number {
+    for (const p of items) {
+      super.push(p);
+      this.#at.push(this.rows);
+      this.#total++;
+    }
+    return this.length;
+  }
+
+  /** Hands `to` the problems found before row number `index` (0-based, in reading order) was read, and lets go of them. */
+  flushTo(to: Problem[], index: number): void {
+    let n = 0;
+    while (n < this.length && this.#at[n]! <= index) n++;
+    if (!n) return;
+    to.push(...this.slice(0, n));
+    this.splice(0, n);
+    this.#at.splice(0, n);
+  }
 }

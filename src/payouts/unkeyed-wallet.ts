@@ -63,11 +63,17 @@ export function checkedWallet(entry: JournalEntry): string | undefined {
  */
 export function unreadRowsSaid(rows: readonly number[], why: string, older = true): string {
   const n = rows.length;
-  const shown = `${rows.slice(0, 10).join(', ')}${n > 10 ? ', ...' : ''}`;
   const them = n === 1 ? 'it' : 'them';
   const which = older ? ` journaled by an older payctl without the id of the key that sent ${them}` : ' of unknown outcome';
   const needed = older ? `which tell whether this run's key sent ${them}` : "which the batch's wallet check needs before it sends any row";
-  return `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown})${which} ${n === 1 ? 'was' : 'were'} not sent: this run's account's wallets, ${needed}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made)`;
+  return `${rowsSaid(rows, which)} not sent: this run's account's wallets, ${needed}, could not be read (${why}); left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made)`;
+}
+
+/** "2 payouts (rows 2, 3)`which` were" (the first ten rows shown): batch or plan rows named before what is said of them. */
+export function rowsSaid(rows: readonly number[], which: string): string {
+  const n = rows.length;
+  const shown = `${rows.slice(0, 10).join(', ')}${n > 10 ? ', ...' : ''}`;
+  return `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown})${which} ${n === 1 ? 'was' : 'were'}`;
 }
 
 /** What to do about rows left unknown so (unreadRowsSaid): `command` once the service answers. */

@@ -3,7 +3,8 @@
  * each API key to an in-process sandbox of its own, recording which key each request came with;
  * a fresh config folder for each test, where profiles teama and teamb log in to the front with
  * the keys of accounts A and B. What a payout resent with another profile's key would do to the
- * other account is then seen, not assumed.
+ * other account is then seen, not assumed. The front can answer a path itself (answerWith: a
+ * service that answers a read in part, say) until the test ends.
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,8 @@ export interface TwoAccounts {
   readonly entry: (payoutId: string) => Promise<JournalEntry | undefined>;
   /** `profile` logged in (again) at the front with `key` (exit 0). */
   readonly login: (profile: string, key: string) => Promise<void>;
+  /** Until the test ends (or the function returned is called), requests of `method` whose path starts with `path` are answered by the front: HTTP 200, `body` as JSON. */
+  readonly answerWith: (method: string, path: string, body: unknown) => () => void;
 }
 
 export function useTwoAccounts(): TwoAccounts {
@@ -44,11 +47,14 @@ export function useTwoAccounts(): TwoAccounts {
   let base = '';
   let dir = '';
   let cleanup: () => void = () => undefined;
+  const answers: Array<{ method: string; path: string; body: string }> = [];
   beforeAll(async () => {
     front = createServer((req, res) => {
       const key = req.headers.authorization === `Bearer ${KEY_A}` ? 'A' : req.headers.authorization === `Bearer ${KEY_B}` ? 'B' : undefined;
       if (!key) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
       seen.push({ key, method: req.method!, path: req.url! });
+      const own = answers.find((x) => x.method === req.method && req.url!.startsWith(x.path));
+      if (own) return void req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(own.body));
       const sb = key === 'A' ? a.sb : b.sb;
       const up = new URL(sb.url);
       const fwd = request(
@@ -80,6 +86,7 @@ export function useTwoAccounts(): TwoAccounts {
   afterEach(() => {
     a.sb.faults.clear();
     b.sb.faults.clear();
+    answers.length = 0;
     cleanup();
   });
   return {
@@ -98,6 +105,11 @@ export function useTwoAccounts(): TwoAccounts {
     login: async (profile, key) => {
       const r = await payctl(['login', '--api-key-stdin', '--base-url', base, '--profile', profile], { dir, input: key + '\n' });
       expect(r.code, r.stderr).toBe(0);
+    },
+    answerWith: (method, path, body) => {
+      const answer = { method, path, body: JSON.stringify(body) };
+      answers.push(answer);
+      return () => void answers.splice(answers.indexOf(answer), 1);
     },
   };
 }

@@ -44,7 +44,7 @@ import { resolve } from 'node:path';
 import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal, refusePlanFile } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 import { matchedNotes, settleCommands } from './batch-matched.js';
-import { batchWallets } from './batch-wallets.js';
+import { batchWallets, planRules } from './batch-wallets.js';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -78,8 +78,8 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   const since = await journal.now();
   const wallets = await batchWallets(deps, api, journal, first, opts);
   const inv = invocationOf(deps.globals, deps.env);
-  const held = mayBeAnothers(inv, withRunKey(deps.config(), api.runKey));
-  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock), held);
+  const rules = planRules(deps, first, opts, mayBeAnothers(inv, withRunKey(deps.config(), api.runKey)));
+  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock), rules);
   const b = new BatchRun(opts, deps, first, api, journal, inv, load);
 
   await b.refuseOtherBatch();
