@@ -56,9 +56,13 @@ export function failedBeforeSaid(who: string, before: string): string {
 
 /**
  * What to check after a payout read Failed reads Successful: payouts of what `entry` pays made
- * since it was sent (a retry of it among them), with the `payouts list` command that lists them
- * (its currency, from when it was sent, every page: records name no wallet, so --wallet would
- * leave them out), carrying the run's options (`inv`).
+ * since it was sent (a retry of it among them), with the `payouts list` command that lists them,
+ * narrowed by every filter it has for what is named (the wallet, the currency, from when it was
+ * sent; it has none for the amount or the account), every page, as CSV, whose amount and
+ * account_number columns tell which paid that person (its table shows neither account nor
+ * payout id: probe R62 finding 5). A record that names no wallet never matches --wallet: the list
+ * counts those it leaves out on stderr, and the sentence says to run it without --wallet then.
+ * Carries the run's options (`inv`).
  */
 export function paidTwiceCheck(entry: JournalEntry, inv: Invocation): string {
   const a = askedOf(entry.body);
@@ -71,8 +75,11 @@ export function paidTwiceCheck(entry: JournalEntry, inv: Invocation): string {
   const what = a
     ? `${sanitizeInline(`${amount ?? '?'} ${a.currency ?? ''}`.trim())}${a.walletId ? ` from wallet ${sanitizeInline(a.walletId)}` : ''}${a.account ? ` to account ${sanitizeInline(a.account)}` : ''}`
     : 'the same amount to the same person';
-  const list = commandLine(inv, ['payouts', 'list'], [...(a?.currency ? ['--currency', a.currency] : []), '--from', entry.createdAt, '--all']);
-  return `Check for payouts of ${what} made since it was sent (${utcTime(entry.createdAt)}), a retry of it among them: ${list}`;
+  const filters = [...(a?.walletId ? ['--wallet', a.walletId] : []), ...(a?.currency ? ['--currency', a.currency] : [])];
+  const list = commandLine(inv, ['payouts', 'list'], [...filters, '--from', entry.createdAt, '--all', '--csv']);
+  const columns = a?.account ? 'amount and account_number columns' : 'amount and recipient columns';
+  const walletless = a?.walletId ? '; records that name no wallet are left out by --wallet, counted on stderr: if any are, run it without --wallet too' : '';
+  return `Check for payouts of ${what} made since it was sent (${utcTime(entry.createdAt)}), a retry of it among them (the CSV's ${columns} tell which paid that person${walletless}): ${list}`;
 }
 
 /** A status read now as said after "now": a word payctl does not know quoted, none said so. */

@@ -1,11 +1,12 @@
 /**
  * `payout batch status` of rows read Failed, in process against a plain node:http server that
- * plays the service (its look-up answers account 1000000002 Failed at the first read, Successful
+ * plays the service (its list names the payouts made and records a test adds; its look-up answers account 1000000002 Failed at the first read, Successful
  * after; 1000000003 always Failed):
  * - probe 58, F4: a row this config folder's journal has as read Failed that now reads Successful
  *   is held back (exit 4, never 1 nor 0), named with when it was read Failed, that a retry may
  *   have paid the person twice, and the `payouts list` command that lists what may be that retry
- *   (run as printed); never written to --failed-out. Before: counted Successful, the journal's
+ *   (run as printed: narrowed to the row's wallet, as CSV naming the account, probe R62 finding
+ *   5); never written to --failed-out. Before: counted Successful, the journal's
  *   Failed overwritten, no word;
  * - probe M57, F5: Failed rows and no --failed-out: the last line of stderr is the same run with
  *   a --failed-out beside the report, named from it and not there yet, quoted so that it runs as
@@ -63,8 +64,26 @@ describe('payout batch status: a row read Failed, then Successful (probe 58, F4)
     const written = readFileSync(out, 'utf8');
     expect(written).toContain(STAYS);
     expect(written).not.toContain(FLIPS);
+    // The same payee paid from another wallet since: the printed list, narrowed to the row's wallet, leaves it out; its CSV names the account.
+    const elsewhere = 'TXN-BOK-0THERWA11ET0000000000000';
+    service.listed.push({
+      transaction_id: elsewhere,
+      wallet_id: '9990001112',
+      status: 'successful',
+      amount: '10.00',
+      currency: 'SLE',
+      recipient: { transfer_type: 'bank', account_number: FLIPS, name: 'Row Two', bank: 'ECOBANK' },
+      created_at: new Date().toISOString(),
+    });
+    expect(second.stderr).toContain(`payctl payouts list --profile ops --wallet ${WALLET} --currency SLE --from `);
     const list = await payctl(printed(second.stderr, 'payouts list'), { dir: cfg.dir });
     expect(list.code, list.stderr).toBe(0);
+    const [header, ...rows] = list.stdout.trim().split('\n');
+    expect(header).toContain('account_number');
+    expect(rows.length).toBe(2);
+    for (const row of rows) expect(row).toContain(WALLET);
+    expect(rows.filter((row) => row.includes(FLIPS))).toHaveLength(1);
+    expect(list.stdout).not.toContain(elsewhere);
     // The journal now holds it Successful: the repeat guard counts it paid.
     const h = await payctl(['history', '--json'], { dir: cfg.dir });
     expect(h.stdout).toMatch(/"payout_status":\s*"Successful"/);

@@ -75,7 +75,7 @@ describe('payout get of a payout read Failed that now reads Pending (probe R60, 
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!).error;
     expect(err.code).toBe('STATUS_UNKNOWN');
     expect(err.message).toContain('was read Failed');
-    expect(err.hint).toContain('payctl payouts list --profile lie --currency SLE --from ');
+    expect(err.hint).toMatch(/payctl payouts list --profile lie --wallet \d+ --currency SLE --from \S+ --all --csv/);
   });
 });
 

@@ -2,7 +2,8 @@
  * A plain node:http server that plays the service for `payout batch status` tests whose look-ups
  * answer a payout one status, then another (batch-status-contradicted.test.ts: Successful, then
  * Failed; batch-status-read-failed.test.ts: Failed, then Successful): `/auth/user`, the wallets,
- * an empty list, `POST /payout` (each recorded in `posts`), and `GET /payout/{transaction id}`
+ * `POST /payout` (each recorded in `posts`), `GET /payout/list` (one page: the payouts made, as
+ * last read, and `listed`, records of other wallets a test adds), and `GET /payout/{transaction id}`
  * answering `statusOf(account, n)` at the payout's `n`th read (0 first). A config folder with a
  * profile for it is made (`profile`, default when not given); `close` ends both.
  */
@@ -14,7 +15,9 @@ export interface FlipService {
   cfg: ReturnType<typeof tempConfigDir>;
   posts: Array<{ account: string; payoutId: string }>;
   /** Each payout made, by its transaction id. */
-  sent: Map<string, { amount: number; currency: string; account: string; name: string; payoutId: string }>;
+  sent: Map<string, { amount: number; currency: string; account: string; name: string; payoutId: string; walletId: string; createdAt: string }>;
+  /** Records `GET /payout/list` answers besides the payouts made (as the service words a record). */
+  listed: unknown[];
   close(): Promise<void>;
 }
 
@@ -24,6 +27,17 @@ export async function startFlipService(o: { key: string; statusOf: (account: str
   const posts: FlipService['posts'] = [];
   const sent: FlipService['sent'] = new Map();
   const reads = new Map<string, number>();
+  const listed: unknown[] = [];
+  /** The list's record of a payout made, with the status its last read gave (the first read's, before any). */
+  const recordOf = (txn: string, p: FlipService['sent'] extends Map<string, infer V> ? V : never) => ({
+    transaction_id: txn,
+    wallet_id: p.walletId,
+    status: o.statusOf(p.account, Math.max(0, (reads.get(txn) ?? 1) - 1)),
+    amount: p.amount.toFixed(2),
+    currency: p.currency,
+    recipient: { transfer_type: 'bank', account_number: p.account, name: p.name, bank: 'ECOBANK' },
+    created_at: p.createdAt,
+  });
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -44,13 +58,25 @@ export async function startFlipService(o: { key: string; statusOf: (account: str
           country: 'SL',
         });
       if (path === '/wallets/balances') return reply(200, [{ wallet_id: FLIP_WALLET, wallet_name: 'Ops', currency: 'SLE', balance: 405720.27, updated_at: ts }]);
-      if (path.startsWith('/payout/list')) return reply(200, []);
+      if (path.startsWith('/payout/list')) {
+        const page = Number(new URL(req.url ?? '', 'http://x').searchParams.get('page') ?? '1');
+        return reply(200, page > 1 ? [] : [...[...sent].map(([txn, p]) => recordOf(txn, p)), ...listed]);
+      }
       if (path === '/payout' && req.method === 'POST') {
         const j = JSON.parse(body);
         const account = j.recipient.accountDetails.accountNumber;
         const txn = `TXN-BOK-${(posts.length + 1).toString(16).toUpperCase().padStart(26, 'A')}`;
         posts.push({ account, payoutId: j.payoutId });
-        sent.set(txn, { amount: Number(j.amount), currency: j.currency, account, name: j.recipient.accountDetails.name, payoutId: j.payoutId });
+        const createdAt = new Date().toISOString();
+        sent.set(txn, {
+          amount: Number(j.amount),
+          currency: j.currency,
+          account,
+          name: j.recipient.accountDetails.name,
+          payoutId: j.payoutId,
+          walletId: j.walletId,
+          createdAt,
+        });
         return reply(
           201,
           { transaction_id: txn, amount: j.amount, fee: 0.25, currency: j.currency, provider_response: { status: 'Pending' }, payout_id: j.payoutId, created_at: ts },
@@ -87,6 +113,7 @@ export async function startFlipService(o: { key: string; statusOf: (account: str
     cfg,
     posts,
     sent,
+    listed,
     close: async () => {
       cfg.cleanup();
       server.closeAllConnections();
