@@ -109,7 +109,8 @@ export function restoredProblem(r: PayoutRequest, form: RestoredForm, after: str
 /** Rows that pay, in a restored form, what payouts sent before paid; and the batch runs that sent those (`''`: single payouts). */
 export class RestoredRows {
   readonly problems = new ProblemList(MAX_LISTED);
-  readonly paidBy = new Set<string>();
+  /** The rows each batch id paid; `''`: single payouts. */
+  readonly paidBy = new Map<string, number[]>();
   get total(): number {
     return this.problems.total;
   }
@@ -124,7 +125,8 @@ export async function restoredSent(journal: Ledger, baseUrl: string, row: number
     const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false, restoredRequest(r, form))).at(-1);
     if (!sent) continue;
     rows.problems.push(rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} ${paidWording(sent, 'the same')} ${describeSentIn(sent)}`)));
-    rows.paidBy.add(sent.batch?.id ?? '');
+    const by = sent.batch?.id ?? '';
+    rows.paidBy.set(by, [...(rows.paidBy.get(by) ?? []), row]);
     return;
   }
 }
@@ -135,18 +137,31 @@ export async function restoredSent(journal: Ledger, baseUrl: string, row: number
  * only under its batch id: run under another (a new --batch-id, as when the refused run was), they
  * are new payouts, and pay the same people again. Before, the advice was "run the same command
  * again: rows accepted before are not sent again" whatever the batch id, and followed under a new
- * one it paid every row twice (probe R62 finding 0).
+ * one it paid every row twice (probe R62 finding 0). Rows several batches paid are named by batch:
+ * one run spares only its own batch's rows (probe R63 finding 1).
  */
 export function restoredRefusal(path: string, rows: RestoredRows, nothing: string, batchId: string): UsageError {
   const n = rows.total;
   const putBack = 'Put them back (format account_number and phone_number as Text, or start again from the file that was sent)';
-  const batches = [...rows.paidBy].filter((id) => id !== '');
-  const others = batches.filter((id) => id !== batchId);
+  const batches = [...rows.paidBy.keys()].filter((id) => id !== '');
   const run = (id: string) => (id === DEFAULT_BATCH_ID ? 'without --batch-id' : `with --batch-id "${text(id)}"`);
-  const advice = others.length
-    ? `${putBack} and run it as the ${batches.length === 1 ? 'batch' : 'batches'} that paid them did (${batches.map(run).join(', or ')}): rows accepted before are not sent again. Under another batch id${batchId === DEFAULT_BATCH_ID ? '' : `, as ${run(batchId)},`} they are new payouts, and pay the same people again.`
-    : `${putBack} and run the same command again: rows accepted before are not sent again.`;
-  const singles = rows.paidBy.has('') ? ' Rows that single payouts (payout create) paid are paid again by any batch: take them out of the file.' : '';
+  const rowsOf = (id: string) => {
+    const of = rows.paidBy.get(id)!;
+    return `${of.length === 1 ? 'row' : 'rows'} ${of.join(', ')}`;
+  };
+  const elsewhere = `Under another batch id${batchId === DEFAULT_BATCH_ID ? '' : `, as ${run(batchId)},`} they are new payouts, and pay the same people again.`;
+  const advice =
+    batches.length > 1
+      ? // One run sends again none of one batch's rows, under that batch's id only: followed for all, "run it as the batches did" paid the other batch's rows again (probe R63 finding 1).
+        `They were paid by ${batches.length} batches (${batches.map((id) => `${rowsOf(id)} ${run(id)}`).join('; ')}): a run does not send a batch's rows again only under that batch's id. ${putBack} and send each batch's rows in a file of their own, run as that batch was, or take them out of this file. ${elsewhere}`
+      : batches.length === 1 && batches[0] !== batchId
+        ? `${putBack} and run it as the batch that paid them did (${run(batches[0]!)}): rows accepted before are not sent again. ${elsewhere}`
+        : batches.length === 1
+          ? `${putBack} and run the same command again: rows accepted before are not sent again.`
+          : '';
+  const singles = rows.paidBy.has('')
+    ? `${advice ? ' ' : ''}Rows that single payouts (payout create) paid (${rowsOf('')}) are paid again by any batch: take them out of the file.`
+    : '';
   return new UsageError(
     `${path}: ${plural(n, 'row pays', 'rows pay')} what payouts sent before paid, but for the leading zeros or "+" of ${n === 1 ? 'its' : 'their'} account or phone number. ${nothing}`,
     listed(rows.problems),

@@ -171,6 +171,28 @@ describe('payout batch: a sent file re-saved with its digits as numbers', () => 
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 
+  it("paid by two batches: the refusal names each batch's rows, and followed as printed, file by file, nothing is paid twice (probe R63, F1)", async () => {
+    const tag = `two-${Date.now()}`;
+    const rows = payroll(2, tag);
+    await sent([rows[0]!], 'ba.csv', `${tag}-a`);
+    await sent([rows[1]!], 'bb.csv', `${tag}-b`);
+    const from = ctx.sb.requests().length;
+    const r = await batch([writeFile(setup.work.file('copy.csv'), toCsv(asNumbers(rows, { account: true }))), '--batch-id', `${tag}-new`, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    // Before: "run it as the batches that paid them did (with --batch-id a, or with --batch-id b)",
+    // and run with the first, the second batch's row was paid again.
+    expect(r.stderr).toContain(`They were paid by 2 batches (row 2 with --batch-id "${tag}-a"; row 3 with --batch-id "${tag}-b")`);
+    expect(r.stderr).toContain("send each batch's rows in a file of their own, run as that batch was, or take them out of this file.");
+    for (const [i, id] of [
+      [0, `${tag}-a`],
+      [1, `${tag}-b`],
+    ] as const) {
+      const again = await batch([writeFile(setup.work.file(`own-${i}.csv`), toCsv([rows[i]!])), '--batch-id', id, '--yes']);
+      expect(again.code, again.stderr).toBe(0);
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
   it('a cell in scientific notation ("1.23457E+18", "2.3276E+10", a payout_id "4.5101E+11") is refused before anything is asked: exit 2', async () => {
     const rows = payroll(3, `sci-${Date.now()}`);
     rows[0]!.account_number = '1.23457E+18';
