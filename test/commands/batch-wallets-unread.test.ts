@@ -7,37 +7,15 @@
  * `errors`, one a row) in words that fit rows this build journaled, the command to run again
  * printed runnable, and nothing sent. A batch with no such row still fails as the read did.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshWallet } from '../helpers/sandbox.js';
 import { useTwoAccounts } from '../helpers/two-accounts.js';
-import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
+import * as unknownBatch from '../helpers/unknown-batch.js';
+import { Journal } from '../../src/payouts/journal.js';
 
 const t = useTwoAccounts();
 const { a, run } = t;
-const HEADER = 'wallet_id,amount,currency,type,name,provider,account_number\n';
-
-/** A two-row batch file without payout ids (they come from --batch-id w2), and its command. */
-function twoRows(): { file: string; batch: string[] } {
-  const wallet = freshWallet(a.sb, '10000.00');
-  const file = join(t.dir, 'b.csv');
-  writeFileSync(file, HEADER + [1, 2].map((i) => `${wallet},4${i}.00,SLE,bank,Ann Bee,rokel_commercial_bank,00440${i}`).join('\n') + '\n');
-  return { file, batch: ['payout', 'batch', file, '--batch-id', 'w2', '--profile', 'teama', '--yes', '--no-input'] };
-}
-
-/** The batch sent with every answer lost: exit 4, both rows of unknown outcome; their payout ids. */
-async function sentUnknown(batch: string[]): Promise<string[]> {
-  a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  expect((await run(batch)).code).toBe(4);
-  a.sb.faults.clear();
-  const entries: JournalEntry[] = [];
-  for await (const item of new Journal(t.dir).scan()) if ('entry' in item && item.entry.baseUrl === t.base) entries.push(item.entry);
-  entries.sort((x, y) => x.batch!.row - y.batch!.row);
-  expect(entries.map((e) => e.outcome?.kind)).toEqual(['unknown', 'unknown']);
-  expect(entries.every((e) => e.keyId !== undefined)).toBe(true);
-  return entries.map((e) => e.payoutId);
-}
+const twoRows = () => unknownBatch.twoRows(t);
+const sentUnknown = (batch: string[]) => unknownBatch.sentUnknown(t, batch);
 
 const failWallets = () => a.sb.faults.add({ method: 'GET', path: '/v2/wallets*', kind: 'status', status: 503, times: Infinity });
 
