@@ -25,7 +25,7 @@ import {
   type Profiles,
   type RunKey,
 } from '../../payouts/sender-profile.js';
-import { plural, text } from '../../output/text.js';
+import { text } from '../../output/text.js';
 import { resumeCommand } from './batch-commands.js';
 import type { ApiClient } from '../../api/client.js';
 import {
@@ -37,6 +37,7 @@ import {
   RunWallets,
   unreadClause,
   unreadRetry,
+  rowsSaid,
   unreadRowsSaid,
   walletSender,
 } from '../../payouts/unkeyed-wallet.js';
@@ -121,7 +122,6 @@ export class OtherSenderRows {
     for (const [profile, { sender, resume, wallet }] of this.#met) {
       const rows = outcomes.filter((r) => r.sender === profile).map((r) => r.row);
       if (!rows.length) continue;
-      const shown = `${rows.slice(0, 10).join(', ')}${rows.length > 10 ? ', ...' : ''}`;
       const withWhat =
         wallet !== undefined
           ? `with another API key than this run's, which does not hold wallet ${text(wallet)} they were sent from (journaled by an older payctl without the id of the key that sent them): this run's key is another account's`
@@ -129,7 +129,7 @@ export class OtherSenderRows {
             ? `with another API key than this run's (under profile ${text(profile)}), and this run's key may be another account's`
             : `with profile ${text(profile)}, not with this run's profile (${text(runProfile(this.#inv))}), whose API key may be another account's`;
       said.push(
-        `${plural(rows.length, 'payout')} (row${rows.length === 1 ? '' : 's'} ${shown}) ${rows.length === 1 ? 'was' : 'were'} sent before ${withWhat}: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the ${sender.kind === 'key' ? 'key' : 'profile'} that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
+        `${rowsSaid(rows, '')} sent before ${withWhat}: not sent again with it, and left unknown (${rows.length === 1 ? 'it' : 'they'} may or may not have been made). Resume with the ${sender.kind === 'key' ? 'key' : 'profile'} that sent ${rows.length === 1 ? 'it' : 'them'}:\n  ${resume}`,
       );
     }
     said.push(...this.#walletRefused(outcomes));
@@ -159,12 +159,11 @@ export class OtherSenderRows {
     const { advice } = this.#sentUnkeyed.get(refused[0]!.payoutId)!;
     for (const r of refused) r.sender = this.#sentUnkeyed.get(r.payoutId)!.profile;
     const n = refused.length;
-    const shown = `${refused
-      .slice(0, 10)
-      .map((r) => r.row)
-      .join(', ')}${n > 10 ? ', ...' : ''}`;
     return [
-      `${plural(n, 'payout')} (row${n === 1 ? '' : 's'} ${shown}) journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'} ${n === 1 ? 'was' : 'were'} resent and refused as from a wallet this run's API key's account does not have, a sign that the key is another account's: left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made), and the same command gets the same refusal. Resume with the key that sent ${n === 1 ? 'it' : 'them'}: ${advice}`,
+      `${rowsSaid(
+        refused.map((r) => r.row),
+        ` journaled by an older payctl without the id of the key that sent ${n === 1 ? 'it' : 'them'}`,
+      )} resent and refused as from a wallet this run's API key's account does not have, a sign that the key is another account's: left unknown (${n === 1 ? 'it' : 'they'} may or may not have been made), and the same command gets the same refusal. Resume with the key that sent ${n === 1 ? 'it' : 'them'}: ${advice}`,
     ];
   }
 }
