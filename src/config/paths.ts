@@ -98,11 +98,15 @@ export function unsafeFolder(st: Stats): string | undefined {
   return undefined;
 }
 
-/** `name`, or `name-2`, `name-3`…: the first that is not there (so a printed mv overwrites nothing). */
-function freeName(name: string): string {
+/**
+ * `${base}${ext}`, or `${base}-2${ext}`, `${base}-3${ext}`…: the first path nothing is at, a
+ * dangling symbolic link included (a printed `mv -n` or `--failed-out` to such a name would be
+ * refused): the one rule of every file or folder name payctl prints for a person to make.
+ */
+export function freePath(base: string, ext = ''): string {
   for (let n = 1; ; n++) {
-    const candidate = n === 1 ? name : `${name}-${n}`;
-    if (!existsSync(candidate)) return candidate;
+    const candidate = `${base}${n === 1 ? '' : `-${n}`}${ext}`;
+    if (!lstatSync(candidate, { throwIfNoEntry: false })) return candidate;
   }
 }
 
@@ -122,7 +126,7 @@ export function checkFolder(dir: string, what: string): void {
         ? 'Use a folder of your own: remove or move it, or set PAYCTL_CONFIG_DIR to a folder that only you can write.'
         : !st.isDirectory()
           ? // chmod would not make a file a folder: move it away (it may be something to keep), and payctl makes the folder.
-            `Move it out of the way (mv -n ${shellQuote(dir)} ${shellQuote(freeName(`${dir}.moved`))}), look at what it is, and run the same command again: payctl makes the folder.`
+            `Move it out of the way (mv -n ${shellQuote(dir)} ${shellQuote(freePath(`${dir}.moved`))}), look at what it is, and run the same command again: payctl makes the folder.`
           : `Make it private with: chmod 700 ${shellQuote(dir)}`,
     );
   }

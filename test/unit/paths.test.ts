@@ -1,7 +1,8 @@
-import { userInfo } from 'node:os';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configDir } from '../../src/config/paths.js';
+import { configDir, freePath } from '../../src/config/paths.js';
 import { folderFault } from '../../src/config/folder-fault.js';
 
 describe('configDir', () => {
@@ -53,5 +54,23 @@ describe('folderFault: never chmod the root folder (probe B53, 6)', () => {
     const denied = Object.assign(new Error('denied'), { code: 'EACCES' });
     expect(folderFault('/', denied, 'make the config folder /x').hint).toBe('Choose another config folder with PAYCTL_CONFIG_DIR.');
     expect(folderFault('/srv/cfg', denied, 'make the config folder /srv/cfg/x').hint).toContain('chmod u+w /srv/cfg');
+  });
+});
+
+describe('freePath: the first name nothing is at, for a file or folder payctl prints for a person to make', () => {
+  it('takes base+ext, then base-2+ext, ...; a dangling symbolic link counts as something there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-free-'));
+    try {
+      const base = join(dir, 'pay.failed');
+      expect(freePath(base, '.csv')).toBe(`${base}.csv`);
+      writeFileSync(`${base}.csv`, '');
+      expect(freePath(base, '.csv')).toBe(`${base}-2.csv`);
+      // A link to nothing: --failed-out and mv -n refuse such a name, so it is not offered.
+      symlinkSync(join(dir, 'nowhere'), `${base}-2.csv`);
+      expect(freePath(base, '.csv')).toBe(`${base}-3.csv`);
+      expect(freePath(join(dir, 'cfg.moved'))).toBe(join(dir, 'cfg.moved'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

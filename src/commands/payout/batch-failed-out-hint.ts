@@ -7,30 +7,16 @@
  * `pay.failed-2.csv`, ...; `.jsonl` for a JSON Lines report), each value quoted as commandLine
  * quotes it, so that it runs as printed.
  */
-import { lstatSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { commandLine, fileOperand, type Invocation } from '../../config/command-line.js';
+import { freePath } from '../../config/paths.js';
 import type { BatchStatusOptions } from './batch-status.js';
 import { DEFAULT_STATUS_CONCURRENCY } from './batch-status-spec.js';
-
-/** Whether anything is at `path` (a dangling symlink counts: --failed-out refuses it too). */
-function taken(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A --failed-out file beside `report` (absolute), named from it, that does not exist yet. */
 export function failedOutName(report: string, format: 'csv' | 'jsonl'): string {
   const stem = basename(report, extname(report)).replace(/\.report$/, '');
-  const ext = format === 'jsonl' ? '.jsonl' : '.csv';
-  for (let n = 1; ; n++) {
-    const path = join(dirname(report), `${stem}.failed${n === 1 ? '' : `-${n}`}${ext}`);
-    if (!taken(path)) return path;
-  }
+  return freePath(join(dirname(report), `${stem}.failed`), format === 'jsonl' ? '.jsonl' : '.csv');
 }
 
 /** The run again, `report` (absolute) and its options, with a --failed-out that writes its Failed rows. */

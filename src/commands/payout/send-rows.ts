@@ -12,14 +12,13 @@ import type { JournaledRun } from '../../payouts/batch-feed.js';
 import { failedAtOnce } from '../../payouts/batch-outcomes.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { fsFault } from '../../config/fs-fault.js';
-import { journalFolder } from '../../config/paths.js';
+import { freePath, journalFolder } from '../../config/paths.js';
 import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
 import { wrapText } from '../../output/text-width.js';
 import { plural } from '../../output/text.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
-import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { PaidMeanwhile, type Contest } from '../../payouts/paid-meanwhile.js';
 import { OtherSenderRows } from './other-sender-rows.js';
@@ -228,8 +227,7 @@ function exitOf(
 function failedOutCommand(reportPath: string, deps: Deps): string {
   const ext = extname(reportPath);
   const stem = reportPath.slice(0, reportPath.length - ext.length).replace(/\.report$/, '');
-  let out = `${stem}.rejected${ext}`;
-  for (let k = 2; existsSync(out); k++) out = `${stem}.rejected-${k}${ext}`;
+  const out = freePath(`${stem}.rejected`, ext);
   return commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch', 'status'], [fileOperand(reportPath), '--failed-out', out]);
 }
 
