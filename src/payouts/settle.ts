@@ -24,6 +24,7 @@ import { payoutAnswer, type PayoutRef } from './lookup.js';
 import { comparedAccount } from './identity.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { utcTime } from '../output/text.js';
 import { fsFault } from '../config/fs-fault.js';
 import type { Clock } from '../clock.js';
 import type { JournalEntry, Ledger } from './journal.js';
@@ -60,6 +61,11 @@ export interface EarlierRead {
   /** When it was read so (statusReadAt; a look-up's time): absent when noted before payctl recorded it. */
   at?: string | undefined;
   entry: JournalEntry;
+}
+
+/** Where and when an earlier read is said (`before` its place): "in this config folder's journal, at 2026-11-28 20:48 UTC". */
+export function earlierSaid(e: EarlierRead, before = "in this config folder's journal"): string {
+  return `${before}${e.at !== undefined ? `, at ${utcTime(e.at)}` : ''}`;
 }
 
 /** The settled status `entry` holds when it is the other one than `status` (read now), else undefined. */

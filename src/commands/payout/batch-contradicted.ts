@@ -19,12 +19,11 @@ import type { JournalEntry } from '../../payouts/journal.js';
 import type { ReportEntry, RowState } from '../../payouts/batch-status.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
-import { journaledSuccessful, noteSettled, type EarlierRead, type SettledStatus } from '../../payouts/settle.js';
+import { earlierSaid, journaledSuccessful, noteSettled, type EarlierRead, type SettledStatus } from '../../payouts/settle.js';
 import { contradictionSaid, failedBeforeSaid, failedThenUnsettledSaid, paidTwiceCheck } from '../../payouts/contradiction.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { rowState } from '../../payouts/batch-status.js';
 import type { PayoutRecord } from '../../service/schemas.js';
-import { utcTime } from '../../output/text.js';
 
 /** A row read Successful before and otherwise now: what was read before (said), and the state read now. */
 export interface Contradicted {
@@ -39,7 +38,7 @@ export interface Contradicted {
 /** What a row read `contradicted` was read before: Successful (`successful`, how), else Failed (`failed`, the journal's read). */
 export function beforeOf(successful: string | undefined, failed: EarlierRead | undefined): Pick<Contradicted, 'before' | 'failedBefore'> {
   if (successful !== undefined || failed === undefined) return { before: successful ?? '' };
-  return { before: `in this config folder's journal${failed.at !== undefined ? `, at ${utcTime(failed.at)}` : ''}`, failedBefore: failed };
+  return { before: earlierSaid(failed), failedBefore: failed };
 }
 
 /**
@@ -73,8 +72,7 @@ export async function notedRow(
   const { e, transactionId, record, status } = read;
   const earlier = await noteSettled(journal, baseUrl, e.payoutId || undefined, status, undefined, now);
   if (earlier === undefined) return undefined;
-  const before = `in this config folder's journal${earlier.at !== undefined ? `, at ${utcTime(earlier.at)}` : ''}`;
-  return { e, s: rowState(record, status), before, transactionId, ...(earlier.status === 'Failed' ? { failedBefore: earlier } : {}) };
+  return { e, s: rowState(record, status), before: earlierSaid(earlier), transactionId, ...(earlier.status === 'Failed' ? { failedBefore: earlier } : {}) };
 }
 
 /** What a contradicted row says on stderr, with the command that checks it. */

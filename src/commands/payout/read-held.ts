@@ -27,11 +27,11 @@ import { maskBaseUrl } from '../../config/mask.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
 import { contradictionSaid, contradicts, failedBeforeSaid, failedThenUnsettledSaid, paidTwiceCheck, unsettledAfterFailed } from '../../payouts/contradiction.js';
 import { settledElsewhere, where } from '../../payouts/lookup-elsewhere.js';
-import { isSettled, journaledFailed, journaledSuccessful, noteSettled, type EarlierRead } from '../../payouts/settle.js';
+import { earlierSaid, isSettled, journaledFailed, journaledSuccessful, noteSettled, type EarlierRead } from '../../payouts/settle.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { text, utcTime } from '../../output/text.js';
+import { text } from '../../output/text.js';
 
 /** The run a read was made by: its journal, its base URL and the options its printed commands carry. */
 export interface ReadRun {
@@ -68,11 +68,10 @@ export async function heldRead(run: ReadRun, ref: PayoutRef, record: PayoutRecor
   }
   const failed = journaledFailed(ref.entry);
   if (failed && unsettledAfterFailed(status, true)) {
-    const when = failed.at !== undefined ? `, at ${utcTime(failed.at)}` : '';
-    return new StatusUnknownError(
-      `${failedThenUnsettledSaid(`Payout ${shownId}`, `in this config folder's journal${when}`, sanitizeInline(status))} The journal keeps Failed.`,
-      { payoutId: ref.payoutId, hint: `${paidTwiceCheck(failed.entry, run.inv)}\n${hint}` },
-    );
+    return new StatusUnknownError(`${failedThenUnsettledSaid(`Payout ${shownId}`, earlierSaid(failed), sanitizeInline(status))} The journal keeps Failed.`, {
+      payoutId: ref.payoutId,
+      hint: `${paidTwiceCheck(failed.entry, run.inv)}\n${hint}`,
+    });
   }
   if (noted?.status === 'Failed')
     return failedThenSuccessful(run, ref, noted, `Payout ${shownId}`, "in this config folder's journal", ' The journal now holds it Successful.');
@@ -92,8 +91,7 @@ export async function heldRead(run: ReadRun, ref: PayoutRef, record: PayoutRecor
 
 /** A payout read Failed before (`earlier`, `before` saying where; `held`: what the journal holds now) and Successful now: it may have paid twice (exit 4). */
 function failedThenSuccessful(run: ReadRun, ref: PayoutRef, earlier: EarlierRead, who: string, before: string, held: string): StatusUnknownError {
-  const when = earlier.at !== undefined ? `, at ${utcTime(earlier.at)}` : '';
-  return new StatusUnknownError(`${failedBeforeSaid(who, `${before}${when}`)}${held}`, {
+  return new StatusUnknownError(`${failedBeforeSaid(who, earlierSaid(earlier, before))}${held}`, {
     payoutId: ref.payoutId ?? earlier.entry.payoutId,
     hint: paidTwiceCheck(earlier.entry, run.inv),
   });
