@@ -36,12 +36,14 @@ export async function journaledElsewhere(ledger: Ledger, baseUrl: string | undef
 /**
  * The entry whose accepted outcome has transaction `transactionId` under a base URL other than
  * `baseUrl` (another front of the same service: transaction ids are the service's), holding a
- * settled status other than `status`: a lead, not the run's own entry (every entry read, so asked
- * only of a read that settled and that the run's base URL does not journal: payout/read-held.ts).
+ * settled status other than `status`: a lead, not the run's own entry (asked only of a read that
+ * settled and that the run's base URL does not journal: payout/read-held.ts). Only the entries
+ * accepted with that transaction id are read (Ledger.scan's `only`: the local journal parses no
+ * other, the shared ledger sends no other); before, every entry was, on every such read.
  */
 export async function settledElsewhere(ledger: Ledger, baseUrl: string, transactionId: string, status: SettledStatus): Promise<EarlierRead | undefined> {
   const base = journalBase(baseUrl);
-  for await (const it of ledger.scan()) {
+  for await (const it of ledger.scan({ transactionId })) {
     if ('error' in it || journalBase(it.entry.baseUrl) === base) continue;
     const o = it.entry.outcome;
     const earlier = o?.kind === 'accepted' && o.transactionId === transactionId ? earlierRead(it.entry, status) : undefined;

@@ -346,6 +346,25 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await reader.transactionOwner(BASE, 'TXN-B')).toBe('b');
     });
 
+    it('scan with a transaction id: the entries of any base URL accepted with it, files and batch rows alike (others may be left out)', async () => {
+      const ledger = await open();
+      const made = async (baseUrl: string, id: string, txn: string, log = false) =>
+        ledger.record(await ledger.begin({ baseUrl, payoutId: id, body: body(id), now: T0, log }), accepted(txn));
+      await made(BASE, 'here', 'TXN-SHARED');
+      await made(OTHER, 'there', 'TXN-SHARED');
+      await made(OTHER, 'row', 'TXN-SHARED', true);
+      await made(BASE, 'another', 'TXN-OTHER');
+      await ledger.closeLog();
+      const reader = await open();
+      const ids: string[] = [];
+      for await (const it of reader.scan({ transactionId: 'TXN-SHARED' })) {
+        if ('error' in it) throw it.error;
+        const o = it.entry.outcome;
+        if (o?.kind === 'accepted' && o.transactionId === 'TXN-SHARED') ids.push(it.entry.payoutId);
+      }
+      expect(ids.sort()).toEqual(['here', 'row', 'there']);
+    });
+
     it('scan lists every entry once, batch and single alike; byName reads one again', async () => {
       const ledger = await open();
       const ids = ['s-1', 's-2', 'b-1', 'b-2', 'b-3'];

@@ -309,8 +309,9 @@ export interface Ledger {
   /**
    * Every entry, one at a time, in no particular order (for history, reconcile and the
    * policy's daily total; `for await`): a listing of many entries never holds them all.
+   * `only.transactionId`: as scanSince's, of any base URL (lookup-elsewhere.ts).
    */
-  scan(): AsyncGenerator<ScanItem>;
+  scan(only?: { transactionId?: string }): AsyncGenerator<ScanItem>;
   /**
    * The entries of this base URL journaled at or after `since`, as `scan` lists them (the policy's
    * daily total): without reading the older ones where the store can. It may list others too

@@ -94,8 +94,8 @@ export class LocalLedger implements Ledger {
    * so and go on.
    */
   // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously (#scan), one entry per step: a listing of the interface's kind
-  async *scan(): AsyncGenerator<ScanItem> {
-    yield* this.#scan();
+  async *scan(only?: { transactionId?: string }): AsyncGenerator<ScanItem> {
+    yield* this.#scan(only?.transactionId);
   }
 
   /** `scan`, read synchronously (byTransactionId, the transaction owners); with `transactionId`, as `#named`. */

@@ -38,6 +38,8 @@ export const FIND_BY: Record<LookupKind, string> = {
   repeat: `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 ORDER BY created_at, payout_id`,
   zero: `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND zero_key = $2 ORDER BY created_at, payout_id`,
 };
+/** The rows of any base URL accepted with one transaction id (scan with one). */
+export const ANY_TRANSACTION = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE transaction_id = $1 AND outcome = 'accepted' ORDER BY created_at, payout_id`;
 export const BY_TRANSACTION = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND transaction_id = $2 AND outcome = 'accepted' ORDER BY created_at, payout_id LIMIT 1`;
 /** Every row, a page at a time in key order (scan). */
 export const FIRST_PAGE = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} ORDER BY base, payout_id LIMIT ${PAGE}`;

@@ -289,12 +289,12 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * Every entry, a page of rows at a time in the order of their keys (base URL, payout id): a
-   * listing of 100,000 entries never holds more than one page. A row that is not an entry, or
-   * does not verify, comes as its error. `name` is the row's key, as JSON.
+   * Every entry, a page of rows at a time in key order (never more than a page held); with a transaction id, only the rows accepted
+   * with it, in one statement. A row that is not an entry, or does not verify, comes as its error; `name`: the row's key, as JSON.
    */
-  async *scan(): AsyncGenerator<ScanItem> {
-    for await (const r of this.rows()) yield this.#item(r);
+  async *scan(only?: { transactionId?: string }): AsyncGenerator<ScanItem> {
+    const txn = only?.transactionId;
+    for await (const r of txn === undefined ? this.rows() : await this.#query<StoredRow>('read', q.ANY_TRANSACTION, [txn], 'payctl_any_transaction')) yield this.#item(r);
   }
 
   /** A row as a listing gives it: named by its key (as JSON), its entry once it verifies, else why not. */
